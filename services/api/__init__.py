@@ -1,0 +1,1 @@
+"""Project-level API endpoints (index, health) and shared API plumbing."""

@@ -1,0 +1,198 @@
+"""Django settings. Every deploy-specific value comes from the environment.
+
+Database roles (see docs/operations.md):
+  DATABASE_URL        runtime role ``spades_app`` (DML only), used by running services.
+  DATABASE_OWNER_URL  owner role ``spades_owner`` (DDL, CREATEDB), used for migrations
+                      and tests; selected by ``SPADES_DB_ROLE=owner``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from services.dburl import parse_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), got {raw!r}")
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
+
+
+# ---------------------------------------------------------------- core
+DEBUG = env_bool("DEBUG", False)
+# The default is only for development; `manage.py check --deploy` flags it.
+SECRET_KEY = env_str("SECRET_KEY", "django-insecure-spades-dev-only-change-me")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "daphne",  # must precede staticfiles: `runserver` then serves ASGI (HTTP + WebSocket)
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "channels",
+    "games",
+    "scoring",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "services.urls"
+WSGI_APPLICATION = "services.wsgi.application"
+ASGI_APPLICATION = "services.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# ---------------------------------------------------------------- database (PostgreSQL only)
+DEFAULT_APP_DATABASE_URL = "postgresql://spades_app:spades_app@127.0.0.1:5432/spades"
+DEFAULT_OWNER_DATABASE_URL = "postgresql://spades_owner:spades_owner@127.0.0.1:5432/spades"
+
+SPADES_DB_ROLE = env_str("SPADES_DB_ROLE", "app").strip().lower() or "app"
+if SPADES_DB_ROLE not in {"app", "owner"}:
+    raise ImproperlyConfigured(f"SPADES_DB_ROLE must be 'app' or 'owner', got {SPADES_DB_ROLE!r}")
+
+if SPADES_DB_ROLE == "owner":
+    _db_env, _db_default = "DATABASE_OWNER_URL", DEFAULT_OWNER_DATABASE_URL
+else:
+    _db_env, _db_default = "DATABASE_URL", DEFAULT_APP_DATABASE_URL
+
+DATABASES = {
+    "default": {
+        **parse_database_url(env_str(_db_env, _db_default), env_name=_db_env),
+        # ASGI serves requests from threads; persistent connections stay opt-in.
+        "CONN_MAX_AGE": int(env_str("DB_CONN_MAX_AGE", "0")),
+        "CONN_HEALTH_CHECKS": True,
+    }
+}
+# Always validate the runtime URL too, so a bad DATABASE_URL fails at start-up even when
+# migrations run as the owner.
+parse_database_url(env_str("DATABASE_URL", DEFAULT_APP_DATABASE_URL), env_name="DATABASE_URL")
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# ---------------------------------------------------------------- Redis: channels, celery
+REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL]},
+    }
+}
+
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
+CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", REDIS_URL)
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = "UTC"
+
+# ---------------------------------------------------------------- auth, i18n, static
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# ---------------------------------------------------------------- REST API
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    ],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "services.api.exceptions.json_exception_handler",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Spades platform API",
+    "DESCRIPTION": "Event-sourced Spades platform for leagues, clubs, auditors and players.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# ---------------------------------------------------------------- logging (stdout)
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "plain",
+        },
+    },
+    "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+    },
+}

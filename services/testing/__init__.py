@@ -1,0 +1,1 @@
+"""Test-only helpers (imported by pytest, never by running services)."""

@@ -1,0 +1,16 @@
+from django.contrib import admin
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from services.api.views import ApiIndexView, HealthView
+
+handler404 = "services.api.exceptions.api_aware_404"
+handler500 = "services.api.exceptions.api_aware_500"
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", ApiIndexView.as_view(), name="api-index"),
+    path("api/health", HealthView.as_view(), name="api-health"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]

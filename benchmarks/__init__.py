@@ -1,0 +1,1 @@
+"""Scripts that print figures (throughput, latency). Never timed assertions in tests."""

@@ -1,0 +1,29 @@
+"""Shared test configuration.
+
+The database role: pytest connects as the owner (``SPADES_DB_ROLE=owner``), set by the
+``services.testing.pytest_plugin`` plugin that pyproject.toml loads with ``-p`` *before*
+pytest-django reads the settings (a conftest would be too late for that).
+
+Layers: every test under tests/integration/ is marked ``integration`` and every test under
+tests/e2e/ is marked ``e2e`` automatically, so ``-m e2e`` always finds the browser tests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+TESTS_DIR = Path(__file__).resolve().parent
+LAYER_MARKS = {"integration": pytest.mark.integration, "e2e": pytest.mark.e2e}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        try:
+            layer = Path(item.path).resolve().relative_to(TESTS_DIR).parts[0]
+        except ValueError:
+            continue
+        mark = LAYER_MARKS.get(layer)
+        if mark is not None:
+            item.add_marker(mark)

@@ -168,9 +168,9 @@ spades_as_pg_user() {
     if [ "$(id -u)" -ne 0 ]; then
         "$@"
     elif command -v runuser >/dev/null; then
-        runuser -u "$SPADES_PG_OS_USER" -- "$@"
+        (cd / && runuser -u "$SPADES_PG_OS_USER" -- "$@")
     else
-        su "$SPADES_PG_OS_USER" -s /bin/sh -c "$(printf '%q ' "$@")"
+        (cd / && su "$SPADES_PG_OS_USER" -s /bin/sh -c "$(printf '%q ' "$@")")
     fi
 }
 

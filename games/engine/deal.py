@@ -1,0 +1,98 @@
+"""Deals: a deck order is the input; a seeded shuffle produces a verifiable one.
+
+The shuffle is a Fisher-Yates over the ordered deck (clubs two .. spades ace)
+driven by SHA-256 in counter mode over ``seed`` and the hand number, with
+rejection sampling so every order is equally likely.  Anyone holding the seed
+can recompute every deal of a game with a few lines in any language; the
+algorithm is written out in ``docs/formats.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from .cards import DECK_SIZE, mask_of
+from .seats import left_of
+
+HAND_SIZE = 13
+
+
+class DealError(ValueError):
+    """A deck or deal that is not 52 distinct cards in four hands of 13."""
+
+
+class _SeedStream:
+    """Unbiased integers from SHA-256(seed | hand | counter)."""
+
+    def __init__(self, seed: bytes, hand_number: int) -> None:
+        self._prefix = seed + b"|" + str(hand_number).encode() + b"|"
+        self._counter = 0
+        self._buffer = b""
+
+    def _next_u32(self) -> int:
+        if len(self._buffer) < 4:
+            block = hashlib.sha256(self._prefix + str(self._counter).encode()).digest()
+            self._counter += 1
+            self._buffer += block
+        value = int.from_bytes(self._buffer[:4], "big")
+        self._buffer = self._buffer[4:]
+        return value
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in ``[0, bound)``."""
+        limit = (1 << 32) - ((1 << 32) % bound)
+        while True:
+            value = self._next_u32()
+            if value < limit:
+                return value % bound
+
+
+def seed_bytes(seed: str | bytes | int) -> bytes:
+    """The canonical bytes of a seed: UTF-8 for text, decimal text for integers."""
+    if isinstance(seed, bytes):
+        return seed
+    return str(seed).encode()
+
+
+def shuffled_deck(seed: str | bytes | int, hand_number: int = 1) -> list[int]:
+    """The deck order for hand ``hand_number`` of the game with this seed."""
+    stream = _SeedStream(seed_bytes(seed), hand_number)
+    deck = list(range(DECK_SIZE))
+    for top in range(DECK_SIZE - 1, 0, -1):
+        other = stream.below(top + 1)
+        deck[top], deck[other] = deck[other], deck[top]
+    return deck
+
+
+def check_deck(deck: list[int]) -> None:
+    """Refuse a deck that is not the 52 distinct cards."""
+    if len(deck) != DECK_SIZE or mask_of(deck) != (1 << DECK_SIZE) - 1:
+        raise DealError("A deck must hold each of the 52 cards exactly once.")
+
+
+def deal_deck(deck: list[int], dealer: int) -> list[int]:
+    """Deal one card at a time clockwise from the dealer's left; the four hand masks."""
+    check_deck(deck)
+    hands = [0, 0, 0, 0]
+    seat = left_of(dealer)
+    for card in deck:
+        hands[seat] |= 1 << card
+        seat = left_of(seat)
+    return hands
+
+
+def hands_from_lists(hands: list[list[int]]) -> list[int]:
+    """Hand masks from four explicit card lists, refusing anything but 4 x 13 distinct cards."""
+    if len(hands) != 4:
+        raise DealError("A deal needs four hands.")
+    masks = []
+    seen = 0
+    for cards in hands:
+        mask = mask_of(cards)
+        if len(cards) != HAND_SIZE or mask.bit_count() != HAND_SIZE:
+            raise DealError("Each hand must hold 13 different cards.")
+        if seen & mask:
+            raise DealError("A card appears in more than one hand.")
+        seen |= mask
+        masks.append(mask)
+    return masks

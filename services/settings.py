@@ -109,6 +109,8 @@ DATABASES = {
         # ASGI serves requests from threads; persistent connections stay opt-in.
         "CONN_MAX_AGE": int(env_str("DB_CONN_MAX_AGE", "0")),
         "CONN_HEALTH_CHECKS": True,
+        # Lets several test runs share one server without dropping each other's database.
+        "TEST": {"NAME": env_str("SPADES_TEST_DB_NAME", "test_spades")},
     }
 }
 # Always validate the runtime URL too, so a bad DATABASE_URL fails at start-up even when

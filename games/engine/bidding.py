@@ -73,6 +73,8 @@ def bid_refusal(state: HandState, seat: int, tricks: int, blind: bool) -> Illega
     if not 0 <= tricks <= MAX_BID:
         return IllegalMove("bid_out_of_range", f"Bids run from 0 to 13; {tricks} is not a bid.")
     if blind:
+        if tricks != 0:
+            return IllegalMove("bad_bid", "Blind nil is a bid of zero tricks.")
         return blind_nil_refusal(state, seat)
     if tricks == 0 and not state.rules.nil:
         return IllegalMove("nil_off", "Nil is not played at this table: bid at least 1.")

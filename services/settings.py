@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "channels",
     "games",
     "scoring",
+    "bots",
 ]
 
 MIDDLEWARE = [

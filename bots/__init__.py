@@ -1,0 +1,1 @@
+"""Computer players: pure strategies (bots/strategies), the bid suggestion, Celery tasks."""

@@ -1,0 +1,1 @@
+"""Player accounts: registration, API tokens and the current user."""

@@ -1,0 +1,33 @@
+"""OpenAPI pieces shared by the API's views (drf-spectacular)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
+
+
+class ProblemSerializer(serializers.Serializer[Any]):
+    """Every error body: a stable ``code`` and a sentence; validation errors add ``fields``."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()
+    fields = serializers.DictField(required=False, help_text="Per-field errors (400 only).")
+    current_version = serializers.IntegerField(
+        required=False, help_text="The stream's version now (409 stale_version only)."
+    )
+
+
+PROBLEM = OpenApiResponse(ProblemSerializer, description="Error: {code, message}.")
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    name="Idempotency-Key",
+    type=str,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description=(
+        "Client-chosen command id (1-100 printable ASCII characters). Sending the same key "
+        "again for the same table appends nothing and answers with the first result."
+    ),
+)

@@ -1,0 +1,235 @@
+"""Bot strength: duplicate matches between two levels, printed as one JSON object.
+
+Run ``python -m benchmarks.bots [--deals N] [--a hard --b normal] [--seed S] [--workers W]``.
+
+Each deal is one hand under the standard preset, played twice: once with level A as
+north-south and level B as east-west, then with the partnerships swapped, every seat
+seeing the same cards both times.  Each table is scored with ``scoring.core`` from 0/0
+(no bags carried in).  A deal's points are A's hand score minus B's, summed over its two
+tables, so the luck of the cards cancels and what remains is the play and the bidding.
+The figures: mean points per duplicate deal with a 95% interval (normal approximation),
+the share of deals A won (ties count half), nil success and bags per hand for each side,
+and decision times per level (p50 and p95, ms, every bid, pass and card), next to the
+time of one random-play hand measured in the same run as the machine's baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import platform
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+
+from bots.strategies.decision import Decision, Strategy
+from bots.strategies.hard import HardStrategy
+from bots.strategies.registry import LEVELS, get_strategy
+from bots.strategies.selfplay import play_hand
+from games.engine.bidding import legal_bids, place_bid
+from games.engine.cards import cards_in
+from games.engine.deal import deal_deck, shuffled_deck
+from games.engine.hand import COMPLETE, PLAYING, new_hand
+from games.engine.play import legal_card_mask, play_card
+from games.engine.rules import PRESETS
+from scoring.core.hand_score import score_team
+
+RULES = PRESETS["standard"]
+
+
+@dataclass
+class SideStats:
+    """One level's tallies over the tables it played."""
+
+    hands: int = 0
+    nils_bid: int = 0
+    nils_made: int = 0
+    bags: int = 0
+    sets: int = 0
+    decision_ms: list[float] = field(default_factory=list)
+
+
+@dataclass
+class DealResult:
+    """A duplicate deal: A's points minus B's over both tables, and each side's tallies."""
+
+    points: int
+    a: SideStats
+    b: SideStats
+
+
+_levels: tuple[str, str] = ("hard", "normal")
+_hard_budget: int | None = None
+
+
+def _init_worker(levels: tuple[str, str], hard_budget: int | None) -> None:
+    global _levels, _hard_budget
+    _levels = levels
+    _hard_budget = hard_budget
+
+
+def _strategy(level: str) -> Strategy:
+    if level == "hard" and _hard_budget is not None:
+        return HardStrategy(playout_budget=_hard_budget)
+    return get_strategy(level)
+
+
+def play_deal(job: tuple[int, int]) -> DealResult:
+    """Play deal ``index`` at both tables and score it for A."""
+    seed, index = job
+    dealer = index & 3
+    dealt = deal_deck(shuffled_deck(f"bots-benchmark-{seed}", index + 1), dealer)
+    a_level, b_level = _levels
+    a_strategy, b_strategy = _strategy(a_level), _strategy(b_level)
+    a_stats, b_stats = SideStats(), SideStats()
+    points = 0
+    for a_team in (0, 1):
+        strategies = [a_strategy if seat & 1 == a_team else b_strategy for seat in range(4)]
+
+        def record(seat: int, decision: Decision, ms: float, a_team: int = a_team) -> None:
+            (a_stats if seat & 1 == a_team else b_stats).decision_ms.append(ms)
+
+        state = new_hand(RULES, dealt, dealer, index + 1)
+        play_hand(state, strategies, seed * 1_000_003 + index * 2 + a_team, on_decision=record)
+        scores = {
+            team: score_team(RULES, team, state.bids, state.blind, state.tricks_won, 0, 0)
+            for team in (0, 1)
+        }
+        points += scores[a_team].hand_score - scores[1 - a_team].hand_score
+        for team, stats in ((a_team, a_stats), (1 - a_team, b_stats)):
+            score = scores[team]
+            stats.hands += 1
+            stats.bags += score.bags
+            stats.nils_bid += len(score.nils)
+            stats.nils_made += sum(1 for nil in score.nils if nil.made)
+            stats.sets += 0 if score.made or score.contract == 0 else 1
+    return DealResult(points, a_stats, b_stats)
+
+
+def random_hand_ms(hands: int = 200) -> float:
+    """Milliseconds per random-play hand on this machine now (the run's baseline)."""
+    rng = random.Random(1)
+    started = time.perf_counter()
+    for number in range(1, hands + 1):
+        state = new_hand(RULES, deal_deck(shuffled_deck("baseline", number), 0), 0, number)
+        while state.phase != PLAYING:
+            place_bid(state, state.turn, rng.choice(legal_bids(state, state.turn)))
+        while state.phase != COMPLETE:
+            play_card(state, state.turn, rng.choice(cards_in(legal_card_mask(state))))
+    return (time.perf_counter() - started) * 1000.0 / hands
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    rank = max(0, math.ceil(fraction * len(ordered)) - 1)
+    return ordered[rank]
+
+
+def summarize(side: list[SideStats]) -> dict[str, object]:
+    """Totals of one side as the JSON figures."""
+    hands = sum(s.hands for s in side)
+    nils_bid = sum(s.nils_bid for s in side)
+    nils_made = sum(s.nils_made for s in side)
+    times = [ms for s in side for ms in s.decision_ms]
+    return {
+        "nils_bid": nils_bid,
+        "nil_success_rate": round(nils_made / nils_bid, 3) if nils_bid else None,
+        "bags_per_hand": round(sum(s.bags for s in side) / hands, 3) if hands else None,
+        "sets_per_hand": round(sum(s.sets for s in side) / hands, 3) if hands else None,
+        "decisions": len(times),
+        "decision_ms": {
+            "p50": round(percentile(times, 0.5), 3),
+            "p95": round(percentile(times, 0.95), 3),
+            "max": round(max(times), 3) if times else 0.0,
+        },
+    }
+
+
+def run(
+    a: str, b: str, deals: int, seed: int, workers: int, hard_budget: int | None
+) -> dict[str, object]:
+    """Play the match and return the figures."""
+    baseline = random_hand_ms()
+    started = time.perf_counter()
+    jobs = [(seed, index) for index in range(deals)]
+    if workers > 1:
+        context = multiprocessing.get_context("fork")
+        with context.Pool(workers, _init_worker, ((a, b), hard_budget)) as pool:
+            results = pool.map(play_deal, jobs, chunksize=4)
+    else:
+        _init_worker((a, b), hard_budget)
+        results = [play_deal(job) for job in jobs]
+    elapsed = time.perf_counter() - started
+    points = [r.points for r in results]
+    mean = sum(points) / deals
+    spread = math.sqrt(sum((p - mean) ** 2 for p in points) / (deals - 1)) if deals > 1 else 0.0
+    half = 1.96 * spread / math.sqrt(deals)
+    wins = sum(1.0 if p > 0 else 0.5 if p == 0 else 0.0 for p in points)
+    a_side = summarize([r.a for r in results])
+    b_side = summarize([r.b for r in results])
+    return {
+        "benchmark": "bots",
+        "a": a,
+        "b": b,
+        "a_version": _strategy_version(a, hard_budget),
+        "b_version": _strategy_version(b, hard_budget),
+        "preset": "standard",
+        "deals": deals,
+        "hands": 2 * deals,
+        "seed": seed,
+        "mean_points_per_deal": round(mean, 2),
+        "ci95": [round(mean - half, 2), round(mean + half, 2)],
+        "stdev_points_per_deal": round(spread, 2),
+        "a_deal_win_share": round(wins / deals, 3),
+        "sides": {"a": a_side, "b": b_side},
+        "decision_ms": {a: a_side["decision_ms"], b: b_side["decision_ms"]}
+        if a != b
+        else {a: a_side["decision_ms"]},
+        "baseline_random_hand_ms": round(baseline, 3),
+        "hard_budget": hard_budget if hard_budget is not None else None,
+        "workers": workers,
+        "elapsed_s": round(elapsed, 1),
+        "python": platform.python_version(),
+    }
+
+
+def _strategy_version(level: str, hard_budget: int | None) -> str:
+    _init_worker(_levels, hard_budget)
+    return _strategy(level).version
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the options, play the match, print one JSON object."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--deals", type=int, default=400, help="duplicate deals (default 400)")
+    parser.add_argument("--a", choices=LEVELS, default="hard", help="level A (default hard)")
+    parser.add_argument("--b", choices=LEVELS, default="normal", help="level B (default normal)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="processes to play deals in (default 2)"
+    )
+    parser.add_argument(
+        "--hard-budget",
+        type=int,
+        default=None,
+        help="simulated card plays per Hard decision (default: the level's own)",
+    )
+    args = parser.parse_args(argv)
+    if args.deals < 2:
+        parser.error("--deals must be at least 2 (an interval needs two deals)")
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    if args.hard_budget is not None and args.hard_budget < 1:
+        parser.error("--hard-budget must be at least 1")
+    result = run(args.a, args.b, args.deals, args.seed, args.workers, args.hard_budget)
+    sys.stdout.write(json.dumps(result) + "\n")
+
+
+if __name__ == "__main__":
+    main()

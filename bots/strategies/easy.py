@@ -1,0 +1,63 @@
+"""Easy: grabs every trick it can, so it often overshoots or misses its bid."""
+
+from __future__ import annotations
+
+from games.engine.cards import SPADES_MASK
+from games.engine.hand import BIDDING, PASSING, PLAYING
+from games.engine.view import SeatView
+
+from .bidding import easy_bid, wants_blind_nil
+from .card_play import highest, highest_rank, lowest, lowest_rank, winning_cards
+from .decision import Decision, NothingToDecide
+from .passing import choose_pass, owes_pass
+from .reading import trick_leader_card
+
+# Easy risks blind nil only when hopelessly behind.
+EASY_BLIND_NIL_DEFICIT = 300
+
+
+class EasyStrategy:
+    """The Easy level: bids its raw count and plays to win each trick."""
+
+    version = "easy-1"
+
+    def decide(self, view: SeatView, seed: int) -> Decision:
+        """Easy's move for ``view.seat``; ``seed`` is unused (Easy has no chance)."""
+        seat = view.seat
+        if seat is None:
+            raise NothingToDecide("A spectator has nothing to decide.")
+        if view.phase == BIDDING and view.turn == seat:
+            if not view.looked:
+                if wants_blind_nil(view, EASY_BLIND_NIL_DEFICIT):
+                    return Decision.bid(0, blind=True)
+                return Decision.look()
+            return Decision.bid(easy_bid(view))
+        if view.phase == PASSING and owes_pass(view):
+            return Decision.pass_two(*choose_pass(view))
+        if view.phase == PLAYING and view.turn == seat and view.legal:
+            return Decision.play(grab_trick(view))
+        raise NothingToDecide(f"Seat {seat} has nothing to decide now.")
+
+
+def grab_trick(view: SeatView) -> int:
+    """Win the trick if any card can (with the highest such card), else play the lowest.
+
+    A seat that bid nil and has not taken a trick still tries to stay under.
+    """
+    legal = view.legal
+    seat = view.seat
+    assert seat is not None
+    nil_alive = view.bids[seat] == 0 and view.tricks_won[seat] == 0
+    if not view.trick:
+        side = legal & ~SPADES_MASK
+        if nil_alive:
+            return lowest_rank(side or legal)
+        return highest_rank(legal)
+    _, best_card = trick_leader_card(view.trick)
+    winners = winning_cards(legal, best_card, view.trick[0][1] // 13)
+    if nil_alive:
+        losers = legal & ~winners
+        return highest_rank(losers) if losers else lowest(winners)
+    if winners:
+        return highest(winners)
+    return lowest_rank(legal)

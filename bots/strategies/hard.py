@@ -1,0 +1,172 @@
+"""Hard: Normal's bidding, and card play by search over the hidden cards.
+
+For each decision in play, Hard samples deals of the cards it has not seen that agree
+with everything its seat knows (:mod:`.determinize`), plays each candidate card in
+every sampled deal and finishes the hand with Normal's heuristics for all four seats
+(:mod:`.rollout`), then keeps the card with the best average score difference (own
+team minus opponents, scored by ``scoring.core`` with the table's rules and running
+bags, so nil, set and bag effects all count).  The same deals are used for every
+candidate, so the comparison is not drowned in deal-to-deal noise.
+
+The work is budgeted by count: about ``playout_budget`` simulated card plays per
+decision, split between candidates and samples, which keeps a decision reproducible
+from ``(view, seed)``.  A wall-clock guard (``time_limit_ms``) stops the search early
+only when the machine is badly overloaded; such a decision may then differ on replay.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from games.engine.cards import SPADES, SUIT_MASKS
+from games.engine.hand import BIDDING, PASSING, PLAYING, HandState
+from games.engine.play import play_card
+from games.engine.seats import team_of
+from games.engine.view import SeatView
+
+from .card_play import choose_card
+from .decision import Decision, NothingToDecide
+from .determinize import sample_weighted
+from .inference import Inference, infer
+from .normal import decide_by_heuristics
+from .reading import play_context, trick_leader_card
+from .rollout import play_out, score_difference
+
+
+class HardStrategy:
+    """The Hard level: determinized playouts guided by Normal's heuristics."""
+
+    version = "hard-1"
+
+    def __init__(
+        self,
+        playout_budget: int = 12_000,
+        min_samples: int = 8,
+        max_samples: int = 64,
+        time_limit_ms: float = 1_000.0,
+        heuristic_bonus: float = 1.0,
+    ) -> None:
+        self.playout_budget = playout_budget
+        self.min_samples = min_samples
+        self.max_samples = max_samples
+        self.time_limit_ms = time_limit_ms
+        self.heuristic_bonus = heuristic_bonus
+
+    def decide(self, view: SeatView, seed: int) -> Decision:
+        """Hard's move for ``view.seat``; the same view and seed give the same move."""
+        seat = view.seat
+        if seat is None:
+            raise NothingToDecide("A spectator has nothing to decide.")
+        if view.phase == PLAYING and view.turn == seat and view.legal:
+            return Decision.play(self.choose_card(view, seed))
+        if view.phase in (BIDDING, PASSING):
+            return decide_by_heuristics(view)
+        raise NothingToDecide(f"Seat {seat} has nothing to decide now.")
+
+    def sample_count(self, candidates: int, cards_left: int) -> int:
+        """How many deals to sample for this many candidates and cards still to play."""
+        per_sample = max(1, candidates * max(cards_left, 4))
+        return max(self.min_samples, min(self.max_samples, self.playout_budget // per_sample))
+
+    def choose_card(self, view: SeatView, seed: int) -> int:
+        """The card with the best average score difference over sampled deals."""
+        assert view.seat is not None
+        legal = view.legal
+        inference = infer(view)
+        heuristic = choose_card(play_context(view, inference))
+        if not legal & (legal - 1):
+            return heuristic
+        candidates = distinct_candidates(legal, view.hand, view.played_mask, heuristic)
+        if len(candidates) == 1:
+            return candidates[0]
+        cards_left = 52 - len(view.plays)
+        samples = self.sample_count(len(candidates), cards_left)
+        rng = random.Random(seed)
+        deals = sample_weighted(view, inference, rng, samples, pool=2 * samples)
+        template = state_from_view(view)
+        team = team_of(view.seat)
+        totals = view.team_totals
+        bags = view.team_bags
+        sums = [0.0] * len(candidates)
+        deadline = time.perf_counter() + self.time_limit_ms / 1000.0
+        done = 0
+        for hands in deals:
+            for index, card in enumerate(candidates):
+                state = template.copy()
+                state.hands = hands[:]
+                play_card(state, view.seat, card)
+                play_out(state, list(inference.voids))
+                sums[index] += score_difference(state, team, totals, bags)
+            done += 1
+            if done >= self.min_samples and time.perf_counter() > deadline:
+                break
+        best = heuristic
+        best_value = float("-inf")
+        for index, card in enumerate(candidates):
+            value = sums[index] / done + (self.heuristic_bonus if card == heuristic else 0.0)
+            if value > best_value:
+                best, best_value = card, value
+        return best
+
+
+def distinct_candidates(legal: int, hand: int, played: int, preferred: int) -> list[int]:
+    """One card per group of equivalent legal cards (touching once played cards are gone).
+
+    Two cards of a suit with only played cards or our own cards between them win and
+    lose exactly the same tricks, so only one of them needs searching; the group keeps
+    ``preferred`` when it holds it, else its lowest card.
+    """
+    candidates: list[int] = []
+    for suit in (0, 1, 2, 3):
+        cards = legal & SUIT_MASKS[suit]
+        if not cards:
+            continue
+        group: list[int] = []
+        for card in range(suit * 13, suit * 13 + 13):
+            bit = 1 << card
+            if cards & bit:
+                group.append(card)
+            elif played & bit or hand & bit:
+                continue
+            elif group:
+                candidates.append(preferred if preferred in group else group[0])
+                group = []
+        if group:
+            candidates.append(preferred if preferred in group else group[0])
+    return candidates
+
+
+def state_from_view(view: SeatView) -> HandState:
+    """A hand state with the view's public history and no cards in anyone's hand yet."""
+    state = HandState.__new__(HandState)
+    state.rules = view.rules
+    state.hand_number = view.hand_number
+    state.dealer = view.dealer
+    state.dealt = [0, 0, 0, 0]
+    state.hands = [0, 0, 0, 0]
+    state.phase = PLAYING
+    state.turn = view.turn
+    state.bids = list(view.bids)
+    state.blind = list(view.blind)
+    state.looked = [True, True, True, True]
+    state.blind_eligible = list(view.blind_eligible)
+    state.passes = [0, 0, 0, 0]
+    state.pass_owed = [False, False, False, False]
+    state.plays = [card for _, card in view.plays]
+    state.trick = [card for _, card in view.trick]
+    state.leader = view.leader
+    state.first_leader = view.first_leader
+    state.led_suit = view.led_suit
+    best_seat, best_card = trick_leader_card(view.trick)
+    state.best_seat = best_seat
+    state.best_value = -1
+    if best_card >= 0:
+        state.best_value = best_card % 13 + (16 if best_card // 13 == SPADES else 0)
+    state.spades_broken = view.spades_broken
+    state.tricks_won = list(view.tricks_won)
+    state.trick_winners = list(view.trick_winners)
+    return state
+
+
+__all__ = ["HardStrategy", "Inference", "distinct_candidates", "state_from_view"]

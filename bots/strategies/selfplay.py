@@ -1,0 +1,80 @@
+"""Bots playing a whole hand against each other through the real engine.
+
+Used by the strength benchmark and the tests: every decision goes through
+``seat_view`` (so a bot sees only its seat) and is applied with the engine's own
+validated calls (so an illegal choice raises ``IllegalMove``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+
+from games.engine.bidding import look_at_cards, place_bid
+from games.engine.hand import BIDDING, COMPLETE, PASSING, HandState
+from games.engine.passing import pass_cards
+from games.engine.play import play_card
+from games.engine.view import seat_view
+
+from .decision import BID, LOOK, PASS, PLAY, Decision, Strategy
+
+DecisionHook = Callable[[int, Decision, float], None]
+
+
+def decision_seed(base: int, hand_number: int, seat: int, step: int) -> int:
+    """A seed per decision derived from one base seed (stable across runs and machines)."""
+    text = f"{base}|{hand_number}|{seat}|{step}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
+
+
+def apply_decision(state: HandState, seat: int, decision: Decision) -> None:
+    """Apply a strategy's decision with the engine's validated calls."""
+    if decision.kind == BID:
+        place_bid(state, seat, decision.tricks, decision.blind)
+    elif decision.kind == LOOK:
+        look_at_cards(state, seat)
+    elif decision.kind == PASS:
+        pass_cards(state, seat, list(decision.cards))
+    elif decision.kind == PLAY:
+        play_card(state, seat, decision.card)
+    else:  # pragma: no cover - Decision.kind is a closed set
+        raise ValueError(f"Unknown decision kind {decision.kind!r}.")
+
+
+def seats_to_decide(state: HandState) -> list[int]:
+    """The seats that owe a decision now (several while passing)."""
+    if state.phase == PASSING:
+        return [s for s in range(4) if state.pass_owed[s] and not state.passes[s]]
+    if state.phase == COMPLETE:
+        return []
+    return [state.turn]
+
+
+def play_hand(
+    state: HandState,
+    strategies: Sequence[Strategy],
+    base_seed: int,
+    team_totals: tuple[int, int] = (0, 0),
+    team_bags: tuple[int, int] = (0, 0),
+    on_decision: DecisionHook | None = None,
+) -> HandState:
+    """Play ``state`` to the end, ``strategies[seat]`` deciding for each seat.
+
+    ``on_decision(seat, decision, milliseconds)`` is called after each decision.
+    """
+    step = 0
+    while state.phase != COMPLETE:
+        for seat in seats_to_decide(state):
+            view = seat_view(state, seat, team_totals, team_bags)
+            seed = decision_seed(base_seed, state.hand_number, seat, step)
+            started = time.perf_counter()
+            decision = strategies[seat].decide(view, seed)
+            elapsed = (time.perf_counter() - started) * 1000.0
+            if on_decision is not None:
+                on_decision(seat, decision, elapsed)
+            apply_decision(state, seat, decision)
+            step += 1
+            if state.phase == BIDDING and decision.kind == LOOK:
+                break
+    return state

@@ -1,4 +1,7 @@
-"""ASGI entry point: HTTP (Django) and WebSocket (Channels). Served by daphne."""
+"""ASGI entry point: HTTP (Django) and WebSocket (Channels). Served by daphne (services.web).
+
+WebSocket authentication: the session (AuthMiddlewareStack) or a DRF token in ``?token=``.
+"""
 
 import os
 
@@ -14,6 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from games.live.auth import TokenAuthMiddleware  # noqa: E402
 from services.routing import websocket_urlpatterns  # noqa: E402
 
 http_app = django_asgi_app
@@ -27,7 +31,7 @@ application = ProtocolTypeRouter(
     {
         "http": http_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

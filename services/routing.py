@@ -1,8 +1,7 @@
-"""WebSocket routes, mounted by services/asgi.py under Channels' URLRouter.
-
-Add consumers here, e.g. ``path("ws/tables/<uuid:table_id>/", TableConsumer.as_asgi())``.
-"""
+"""WebSocket routes, mounted by services/asgi.py under Channels' URLRouter."""
 
 from typing import Any
 
-websocket_urlpatterns: list[Any] = []
+from games.routing import websocket_urlpatterns as games_websocket_urlpatterns
+
+websocket_urlpatterns: list[Any] = [*games_websocket_urlpatterns]

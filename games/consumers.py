@@ -1,0 +1,169 @@
+"""WebSocket edge of a table: ``ws/tables/<id>/`` streams the table to one viewer.
+
+Protocol (docs/live.md):
+
+- Connect authenticated (session cookie or ``?token=``). ``?after=VERSION`` asks for the
+  events after VERSION; without it the first message is the current state:
+  ``{"type": "state", "version": V, "table": {...}}``.
+- After every commit the server sends ``{"type": "events", "after": A, "version": V,
+  "events": [...], "table": {...}}``: the viewer's events with ``A < version <= V``
+  (through ``games.selectors.views.events_for_viewer``, the same filter as the REST API)
+  and the viewer's ``table_view`` at V. ``after`` always equals the previous message's
+  ``version``, so a client sees at once whether it missed something.
+- The client may send ``{"after": VERSION}`` at any time (a gap, or after reconnecting) and
+  gets the events after VERSION; anything else gets ``{"type": "error", ...}``.
+- Refusals close the socket after an error message: 4401 not authenticated, 4404 no
+  such table.
+
+Every consumer handles its messages one at a time and remembers the last version it sent,
+so each event reaches a connection exactly once and in order, whatever the group messages'
+timing (a notice for a version already sent is ignored).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games.live.auth import query_parameters
+from games.live.fanout import table_group
+
+CLOSE_NOT_AUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+class BadClientMessage(ValueError):
+    """A client message that does not follow the protocol."""
+
+
+def parse_version(raw: object, *, name: str = "after") -> int:
+    """A stream version given by the client: a non-negative integer."""
+    if isinstance(raw, bool):
+        raise BadClientMessage(f"'{name}' must be a non-negative integer version.")
+    if isinstance(raw, str) and raw.strip().isdigit():
+        raw = int(raw.strip())
+    if not isinstance(raw, int) or raw < 0 or raw > 2**31:
+        raise BadClientMessage(f"'{name}' must be a non-negative integer version.")
+    return raw
+
+
+@database_sync_to_async
+def load_state(table_id: str, viewer: Any) -> dict[str, Any] | None:
+    """The viewer's table view, or None when there is no such table."""
+    from games.live.views import table_state
+
+    return table_state(table_id, viewer)
+
+
+@database_sync_to_async
+def load_events(
+    table_id: str, viewer: Any, after: int
+) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
+    """(version, the viewer's events in (after, version], the viewer's view at version)."""
+    from games.live.views import events_since
+
+    return events_since(table_id, viewer, after)
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """One viewer's live connection to one table."""
+
+    table_id: str
+    viewer: Any
+    last_sent: int | None
+
+    async def connect(self) -> None:
+        self.table_id = str(self.scope["url_route"]["kwargs"]["table_id"])
+        self.viewer = self.scope.get("user")
+        self.last_sent = None
+        await self.accept()
+        if self.scope.get("auth_error") or not getattr(self.viewer, "is_authenticated", False):
+            message = self.scope.get("auth_error") or "Log in or pass ?token=<API token>."
+            await self.refuse("not_authenticated", message, CLOSE_NOT_AUTHENTICATED)
+            return
+        try:
+            after_values = query_parameters(self.scope).get("after")
+            after = parse_version(after_values[-1]) if after_values else None
+        except BadClientMessage as exc:
+            await self.refuse("bad_request", str(exc), 4400)
+            return
+        # Join the group before reading, so no commit falls between the read and the join.
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        state = await load_state(self.table_id, self.viewer)
+        if state is None:
+            await self.refuse("not_found", f"No table {self.table_id}.", CLOSE_NOT_FOUND)
+            return
+        if after is None:
+            self.last_sent = int(state["version"])
+            await self.send_json({"type": "state", "version": self.last_sent, "table": state})
+        else:
+            self.last_sent = after
+            await self.send_events()
+
+    async def refuse(self, code: str, message: str, close_code: int) -> None:
+        """Tell the client why, then close."""
+        await self.send_json({"type": "error", "code": code, "message": message})
+        await self.close(code=close_code)
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if self.last_sent is None:
+            return
+        try:
+            if not isinstance(content, dict) or set(content) != {"after"}:
+                raise BadClientMessage('Send {"after": VERSION} to get the events after VERSION.')
+            after = parse_version(content["after"])
+        except BadClientMessage as exc:
+            await self.send_json({"type": "error", "code": "bad_request", "message": str(exc)})
+            return
+        self.last_sent = after
+        await self.send_events(force=True)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        content: Any = None
+        if text_data is not None:
+            try:
+                content = await self.decode_json(text_data)
+            except ValueError:
+                content = None  # answered as a bad request by receive_json
+        await self.receive_json(content)
+
+    async def table_committed(self, message: dict[str, Any]) -> None:
+        """Group notice: the stream reached ``message["version"]``."""
+        if self.last_sent is None or int(message["version"]) <= self.last_sent:
+            return
+        await self.send_events(committed_at=message.get("committed_at"))
+
+    async def send_events(self, *, force: bool = False, committed_at: float | None = None) -> None:
+        """Send the viewer's events after ``last_sent`` with the view, if there are any."""
+        assert self.last_sent is not None
+        after = self.last_sent
+        version, events, view = await load_events(self.table_id, self.viewer, after)
+        if version < after:
+            self.last_sent = version
+            await self.send_json(
+                {
+                    "type": "error",
+                    "code": "bad_request",
+                    "message": f"Version {after} is ahead of the table, which is at {version}.",
+                    "version": version,
+                }
+            )
+            return
+        if version == after and not force:
+            return
+        message: dict[str, Any] = {
+            "type": "events",
+            "after": after,
+            "version": version,
+            "events": events,
+            "table": view,
+        }
+        if committed_at is not None:
+            message["committed_at"] = committed_at
+        self.last_sent = version
+        await self.send_json(message)

@@ -1,0 +1,44 @@
+"""Process ``worker``: Celery worker that plays bot turns and runs the scheduler's jobs.
+
+``python -m services.worker [celery worker options]`` consumes the ``bots`` queue (bot
+moves) and the ``timers`` queue (watchdog and turn timers sent by ``services.scheduler``).
+Concurrency defaults to ``$SPADES_WORKER_CONCURRENCY`` (2). Extra options are passed to
+``celery worker`` unchanged, e.g. ``--pidfile=.run/worker.pid``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from services.celery import BOTS_QUEUE, TIMERS_QUEUE, app
+
+
+def worker_arguments(extra: list[str]) -> list[str]:
+    """The ``celery worker`` command line for this process."""
+    concurrency = os.environ.get("SPADES_WORKER_CONCURRENCY", "2")
+    if not concurrency.isdigit() or int(concurrency) < 1:
+        raise SystemExit(
+            f"SPADES_WORKER_CONCURRENCY must be a positive integer, got {concurrency!r}"
+        )
+    return [
+        "worker",
+        "--queues",
+        f"{BOTS_QUEUE},{TIMERS_QUEUE}",
+        "--concurrency",
+        concurrency,
+        "--loglevel",
+        os.environ.get("LOG_LEVEL", "INFO"),
+        "--without-gossip",
+        "--without-mingle",
+        *extra,
+    ]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the Celery worker until SIGTERM (warm shutdown) or SIGQUIT."""
+    app.worker_main(worker_arguments(sys.argv[1:] if argv is None else argv))
+
+
+if __name__ == "__main__":
+    main()

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "channels",
     "accounts",
+    "eventstore",
     "games",
     "scoring",
     "bots",

@@ -1,0 +1,97 @@
+"""The canonical encoding and hash chain of stored events.
+
+hash = SHA-256 over the canonical JSON (sorted keys, no whitespace, ``ensure_ascii=False``,
+UTF-8) of ``{"data", "metadata", "prev_hash", "schema_version", "stream_id", "type",
+"version"}``; the first event of a stream chains to :data:`GENESIS_HASH`. Anyone can
+re-compute it from an export with the Python standard library alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+GENESIS_HASH = "0" * 64
+
+
+class NotCanonicalJSON(ValueError):
+    """A payload that cannot be stored so that its hash re-computes exactly."""
+
+
+def canonical_json(value: Any) -> str:
+    """The one text encoding that hashes are computed over."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+def check_json_value(value: Any, path: str = "$") -> None:
+    """Refuse what PostgreSQL's jsonb would not give back unchanged.
+
+    Floats are refused because jsonb keeps numbers as ``numeric`` and loses their spelling
+    (``1e16`` comes back as ``10000000000000000``), which would break the hash; NUL
+    characters because jsonb rejects them; non-string keys because JSON has none.
+    """
+    if value is None or isinstance(value, bool | int):
+        return
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise NotCanonicalJSON(f"{path}: NUL characters cannot be stored")
+        return
+    if isinstance(value, float):
+        raise NotCanonicalJSON(
+            f"{path}: floats are not allowed in events (jsonb does not keep their spelling); "
+            "store integers or strings"
+        )
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise NotCanonicalJSON(f"{path}: object keys must be strings, got {key!r}")
+            check_json_value(key, f"{path}.<key>")
+            check_json_value(item, f"{path}.{key}")
+        return
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            check_json_value(item, f"{path}[{index}]")
+        return
+    raise NotCanonicalJSON(f"{path}: {type(value).__name__} is not a JSON value")
+
+
+def event_hash(
+    *,
+    stream_id: str,
+    version: int,
+    type: str,
+    schema_version: int,
+    data: Mapping[str, Any],
+    metadata: Mapping[str, Any],
+    prev_hash: str,
+) -> str:
+    """SHA-256 (hex) of one event chained to the previous event's hash."""
+    body = canonical_json(
+        {
+            "stream_id": stream_id,
+            "version": version,
+            "type": type,
+            "schema_version": schema_version,
+            "data": data,
+            "metadata": metadata,
+            "prev_hash": prev_hash,
+        }
+    )
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def heads_digest(heads: Iterable[tuple[str, int, str]]) -> str:
+    """SHA-256 (hex) over stream heads ``(stream_id, version, head_hash)``.
+
+    Each head is one line: its canonical JSON array and a newline, in code point order of
+    the stream id (the caller need not sort). Equal histories give equal digests.
+    """
+    digest = hashlib.sha256()
+    for stream_id, version, head_hash in sorted(heads):
+        digest.update(canonical_json([stream_id, version, head_hash]).encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()

@@ -1,0 +1,67 @@
+"""Django models over the event store's tables.
+
+The events and stream-head tables are created by raw SQL in migration 0001 (identity
+position, ``xid8`` transaction id, partial unique index, append-only trigger, grants) and
+mapped here as unmanaged models for read-only ORM access (admin, ad-hoc queries). Being
+unmanaged also keeps them out of Django's test ``flush`` (a TRUNCATE the trigger would
+refuse). Appends go through :mod:`eventstore.store` only.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Event(models.Model):
+    """One stored event (read-only; see eventstore.store.append)."""
+
+    position = models.BigIntegerField(primary_key=True)
+    stream_id = models.TextField()
+    version = models.IntegerField()
+    type = models.TextField()
+    schema_version = models.IntegerField()
+    data = models.JSONField()
+    metadata = models.JSONField()
+    command_id = models.TextField(null=True)
+    recorded_at = models.DateTimeField()
+    hash = models.CharField(max_length=64)
+    prev_hash = models.CharField(max_length=64)
+
+    class Meta:
+        managed = False
+        db_table = "eventstore_event"
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return f"{self.stream_id}@{self.version} {self.type}"
+
+
+class Stream(models.Model):
+    """The head of one stream: its version and last hash (the append lock row)."""
+
+    stream_id = models.TextField(primary_key=True)
+    version = models.IntegerField()
+    head_hash = models.CharField(max_length=64)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        managed = False
+        db_table = "eventstore_stream"
+
+    def __str__(self) -> str:
+        return f"{self.stream_id}@{self.version}"
+
+
+class Checkpoint(models.Model):
+    """How far a projection has read the global log: (transaction id, position)."""
+
+    name = models.CharField(max_length=200, primary_key=True)
+    last_tx_id = models.BigIntegerField(default=0)
+    last_position = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "eventstore_checkpoint"
+
+    def __str__(self) -> str:
+        return f"{self.name} @ ({self.last_tx_id}, {self.last_position})"

@@ -1,0 +1,553 @@
+"""Append to and read from event streams (the public API of the event store).
+
+Every write happens inside the caller's ``transaction.atomic()`` on Django's default
+connection, so a command's read model and its events commit or roll back together.
+
+Concurrency: each stream has a head row in ``eventstore_stream``; an append is one SQL
+statement that compare-and-sets that row (version must equal the expected version) and
+inserts the batch only if it did. Concurrent appenders to one stream queue on the row lock
+and all but the first find the version moved: :class:`WrongExpectedVersion`. The unique
+``(stream_id, version)`` constraint on the events themselves backs this up.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import connection, transaction
+
+from eventstore.hashing import (
+    GENESIS_HASH,
+    NotCanonicalJSON,
+    canonical_json,
+    check_json_value,
+    event_hash,
+    heads_digest,
+)
+from eventstore.signals import events_committed
+
+MAX_ID_LENGTH = 200
+
+__all__ = [
+    "GENESIS_HASH",
+    "AppendResult",
+    "InvalidEvent",
+    "NewEvent",
+    "StaleTransaction",
+    "StoredEvent",
+    "WrongExpectedVersion",
+    "append",
+    "digest",
+    "read_all",
+    "read_stream",
+    "stream_head",
+    "stream_heads",
+    "stream_version",
+    "verify_all",
+    "verify_stream",
+]
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append: a past-tense type name and JSON-ready inputs."""
+
+    type: str
+    data: dict[str, Any]
+    schema_version: int = 1
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event as stored: its place in the stream and the global log, and its hashes."""
+
+    stream_id: str
+    version: int
+    position: int
+    type: str
+    schema_version: int
+    data: dict[str, Any]
+    metadata: dict[str, Any]
+    recorded_at: datetime
+    hash: str
+    prev_hash: str
+
+    def expected_hash(self) -> str:
+        """The hash re-computed from this event's content and its ``prev_hash``."""
+        return event_hash(
+            stream_id=self.stream_id,
+            version=self.version,
+            type=self.type,
+            schema_version=self.schema_version,
+            data=self.data,
+            metadata=self.metadata,
+            prev_hash=self.prev_hash,
+        )
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """What an append stored; ``duplicate`` when the command id had already been appended."""
+
+    events: list[StoredEvent]
+    duplicate: bool
+
+    @property
+    def version(self) -> int:
+        """The stream version after this command's events."""
+        return self.events[-1].version
+
+
+class WrongExpectedVersion(Exception):
+    """The stream is not at the version the caller expected (someone else appended)."""
+
+    def __init__(self, stream_id: str, expected: int, current: int, reason: str = "") -> None:
+        self.stream_id = stream_id
+        self.expected = expected
+        self.current = current
+        message = f"stream {stream_id!r} is at version {current}, the command expected {expected}"
+        super().__init__(f"{message}: {reason}" if reason else message)
+
+
+class StaleTransaction(WrongExpectedVersion):
+    """The version matched, but a transaction that started later already appended to the
+    stream. Appending now would order this stream's events against the transaction-id order
+    that subscriptions read in; retry the whole command in a new transaction (it will
+    succeed if the version still matches). Happens only when the transaction wrote before
+    appending and raced another appender of the same stream.
+    """
+
+
+class InvalidEvent(ValueError):
+    """An append argument that can never be stored (bad id, type, payload...)."""
+
+
+class AppendOutsideTransaction(RuntimeError):
+    """append() was called outside transaction.atomic()."""
+
+
+# ---------------------------------------------------------------- SQL
+
+EVENT_COLUMNS = (
+    "stream_id, version, position, type, schema_version, data, metadata, "
+    "recorded_at, hash, prev_hash"
+)
+
+HEAD_SQL = """
+SELECT
+    (SELECT version FROM eventstore_stream WHERE stream_id = %(stream)s),
+    (SELECT head_hash FROM eventstore_stream WHERE stream_id = %(stream)s),
+    (SELECT version FROM eventstore_event
+      WHERE stream_id = %(stream)s AND command_id = %(command)s)
+"""
+
+# The head CAS and the insert are one statement: the insert selects from the CAS's output,
+# so a lost race inserts nothing (no error, no aborted transaction, no partial batch).
+CAS_EXISTING_SQL = """
+UPDATE eventstore_stream
+   SET version = %s, head_hash = %s, head_tx_id = pg_current_xact_id(), updated_at = now()
+ WHERE stream_id = %s AND version = %s
+   AND head_tx_id <= pg_current_xact_id()
+RETURNING stream_id
+"""
+
+CAS_NEW_SQL = """
+INSERT INTO eventstore_stream (stream_id, version, head_hash, head_tx_id)
+VALUES (%s, %s, %s, pg_current_xact_id())
+ON CONFLICT (stream_id) DO NOTHING
+RETURNING stream_id
+"""
+
+INSERT_TEMPLATE = """
+WITH head AS ({cas})
+INSERT INTO eventstore_event
+    (stream_id, version, type, schema_version, data, metadata, command_id, hash, prev_hash)
+SELECT head.stream_id, v.version, v.type, v.schema_version, v.data, v.metadata,
+       v.command_id, v.hash, v.prev_hash
+  FROM head,
+       (VALUES {rows}) AS v(version, type, schema_version, data, metadata, command_id,
+                            hash, prev_hash)
+ ORDER BY v.version
+RETURNING position, version, recorded_at
+"""
+
+ROW_PLACEHOLDERS = "(%s::int, %s::text, %s::int, %s::jsonb, %s::jsonb, %s::text, %s, %s)"
+
+# ---------------------------------------------------------------- validation
+
+
+def _check_id(value: object, what: str) -> str:
+    if not isinstance(value, str) or not value or len(value) > MAX_ID_LENGTH:
+        raise InvalidEvent(f"{what} must be a non-empty string of at most {MAX_ID_LENGTH} chars")
+    if "\x00" in value:
+        raise InvalidEvent(f"{what} must not contain NUL characters")
+    return value
+
+
+def _normalised(new: NewEvent, command_id: str | None) -> tuple[str, int, dict, dict]:
+    if not isinstance(new, NewEvent):
+        raise InvalidEvent(f"expected NewEvent, got {type(new).__name__}")
+    _check_id(new.type, "event type")
+    if type(new.schema_version) is not int or new.schema_version < 1:
+        raise InvalidEvent(f"{new.type}: schema_version must be a positive integer")
+    if not isinstance(new.data, dict) or not isinstance(new.metadata, dict):
+        raise InvalidEvent(f"{new.type}: data and metadata must be dicts")
+    metadata = dict(new.metadata)
+    if command_id is not None:
+        metadata["command_id"] = command_id
+    try:
+        check_json_value(new.data, f"{new.type}.data")
+        check_json_value(metadata, f"{new.type}.metadata")
+    except NotCanonicalJSON as exc:
+        raise InvalidEvent(str(exc)) from exc
+    # Round-trip so the returned event equals what a later read gives (tuples -> lists).
+    return new.type, new.schema_version, json.loads(json.dumps(new.data)), metadata
+
+
+def _require_atomic() -> None:
+    if not connection.in_atomic_block:
+        raise AppendOutsideTransaction(
+            "eventstore.store.append must run inside transaction.atomic(), so the caller's "
+            "read model commits with the events"
+        )
+
+
+# ---------------------------------------------------------------- reading helpers
+
+
+def _json(value: Any) -> Any:
+    # Django's psycopg 3 backend loads jsonb as text (JSONField decodes it itself).
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def _stored(row: Sequence[Any]) -> StoredEvent:
+    return StoredEvent(
+        stream_id=row[0],
+        version=row[1],
+        position=row[2],
+        type=row[3],
+        schema_version=row[4],
+        data=_json(row[5]),
+        metadata=_json(row[6]),
+        recorded_at=row[7],
+        hash=row[8],
+        prev_hash=row[9],
+    )
+
+
+def _events_of_command(cursor: Any, stream_id: str, first_version: int) -> list[StoredEvent]:
+    """The batch a command appended: its first event has the command id column set, and
+    the batch's events are the contiguous run that share its ``metadata.command_id``."""
+    cursor.execute(
+        f"""
+        SELECT {EVENT_COLUMNS} FROM eventstore_event
+         WHERE stream_id = %s AND version >= %s
+           AND metadata->>'command_id' = (
+               SELECT command_id FROM eventstore_event WHERE stream_id = %s AND version = %s)
+         ORDER BY version
+        """,
+        [stream_id, first_version, stream_id, first_version],
+    )
+    events: list[StoredEvent] = []
+    for row in cursor.fetchall():
+        event = _stored(row)
+        if events and event.version != events[-1].version + 1:
+            break
+        events.append(event)
+    return events
+
+
+# ---------------------------------------------------------------- append
+
+
+def append(
+    stream_id: str,
+    expected_version: int,
+    events: Sequence[NewEvent],
+    *,
+    command_id: str | None = None,
+) -> AppendResult:
+    """Append ``events`` to ``stream_id`` if it is at ``expected_version`` (0: new stream).
+
+    Runs in the caller's ``transaction.atomic()``. Raises :class:`WrongExpectedVersion`
+    (with ``current``) when the stream moved, :class:`InvalidEvent` for arguments that can
+    never be stored. With a ``command_id`` already appended to this stream, appends nothing
+    and returns the first result with ``duplicate=True``. After the commit,
+    ``eventstore.signals.events_committed`` is sent with the stored events.
+    """
+    _check_id(stream_id, "stream_id")
+    if type(expected_version) is not int or expected_version < 0:
+        raise InvalidEvent("expected_version must be an integer >= 0")
+    if command_id is not None:
+        _check_id(command_id, "command_id")
+    if not events:
+        raise InvalidEvent("append needs at least one event")
+    batch = [_normalised(new, command_id) for new in events]
+    _require_atomic()
+
+    with connection.cursor() as cursor:
+        cursor.execute(HEAD_SQL, {"stream": stream_id, "command": command_id})
+        current, head_hash, command_version = cursor.fetchone()
+        if command_version is not None:
+            return AppendResult(_events_of_command(cursor, stream_id, command_version), True)
+        current = current or 0
+        if current != expected_version:
+            raise WrongExpectedVersion(stream_id, expected_version, current)
+
+        prev_hash = head_hash or GENESIS_HASH
+        params: list[Any] = []
+        hashes: list[tuple[str, str]] = []
+        for offset, (event_type, schema_version, data, metadata) in enumerate(batch):
+            version = expected_version + 1 + offset
+            this_hash = event_hash(
+                stream_id=stream_id,
+                version=version,
+                type=event_type,
+                schema_version=schema_version,
+                data=data,
+                metadata=metadata,
+                prev_hash=prev_hash,
+            )
+            params += [
+                version,
+                event_type,
+                schema_version,
+                canonical_json(data),
+                canonical_json(metadata),
+                command_id if offset == 0 else None,
+                this_hash,
+                prev_hash,
+            ]
+            hashes.append((prev_hash, this_hash))
+            prev_hash = this_hash
+
+        new_version = expected_version + len(batch)
+        if expected_version == 0:
+            cas, cas_params = CAS_NEW_SQL, [stream_id, new_version, prev_hash]
+        else:
+            cas, cas_params = (
+                CAS_EXISTING_SQL,
+                [new_version, prev_hash, stream_id, expected_version],
+            )
+        sql = INSERT_TEMPLATE.format(cas=cas, rows=", ".join([ROW_PLACEHOLDERS] * len(batch)))
+        cursor.execute(sql, cas_params + params)
+        inserted = cursor.fetchall()
+
+        if not inserted:
+            # Lost the race: someone appended (maybe this very command) since HEAD_SQL.
+            cursor.execute(HEAD_SQL, {"stream": stream_id, "command": command_id})
+            current, _, command_version = cursor.fetchone()
+            if command_version is not None:
+                return AppendResult(_events_of_command(cursor, stream_id, command_version), True)
+            current = current or 0
+            if current == expected_version:
+                raise StaleTransaction(
+                    stream_id,
+                    expected_version,
+                    current,
+                    "a later transaction appended first; retry in a new transaction",
+                )
+            raise WrongExpectedVersion(stream_id, expected_version, current)
+
+    stored = [
+        StoredEvent(
+            stream_id=stream_id,
+            version=version,
+            position=position,
+            type=event_type,
+            schema_version=schema_version,
+            data=data,
+            metadata=metadata,
+            recorded_at=recorded_at,
+            hash=this_hash,
+            prev_hash=previous,
+        )
+        for (position, version, recorded_at), (event_type, schema_version, data, metadata), (
+            previous,
+            this_hash,
+        ) in zip(inserted, batch, hashes, strict=True)
+    ]
+    transaction.on_commit(
+        lambda: events_committed.send(sender=None, stream_id=stream_id, events=stored)
+    )
+    return AppendResult(stored, False)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_stream(
+    stream_id: str, after_version: int = 0, limit: int | None = None
+) -> list[StoredEvent]:
+    """Events of one stream with version > ``after_version``, in version order."""
+    sql = (
+        f"SELECT {EVENT_COLUMNS} FROM eventstore_event "
+        "WHERE stream_id = %s AND version > %s ORDER BY version"
+    )
+    params: list[Any] = [stream_id, after_version]
+    if limit is not None:
+        sql += " LIMIT %s"
+        params.append(limit)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [_stored(row) for row in cursor.fetchall()]
+
+
+def read_all(after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+    """Committed events in position order (for tools and tests; projections should use
+    :func:`eventstore.subscriptions.catch_up`, which never skips late commits)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {EVENT_COLUMNS} FROM eventstore_event WHERE position > %s "
+            "ORDER BY position LIMIT %s",
+            [after_position, limit],
+        )
+        return [_stored(row) for row in cursor.fetchall()]
+
+
+def stream_version(stream_id: str) -> int:
+    """The stream's current version (0 when it has no events)."""
+    head = stream_head(stream_id)
+    return head[0] if head else 0
+
+
+def stream_head(stream_id: str) -> tuple[int, str] | None:
+    """``(version, hash)`` of the stream's last event, or None for an empty stream."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT version, hash FROM eventstore_event WHERE stream_id = %s "
+            "ORDER BY version DESC LIMIT 1",
+            [stream_id],
+        )
+        row = cursor.fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def _digest_bound(cursor: Any, as_of: int | None) -> int:
+    if as_of is not None:
+        return as_of
+    cursor.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
+    return int(cursor.fetchone()[0])
+
+
+def stream_heads(as_of: int | None = None) -> list[tuple[str, int, str]]:
+    """``(stream_id, version, hash)`` of every stream's head, sorted by stream id.
+
+    Counts only events of transactions below the transaction-id bound ``as_of`` (default:
+    the current snapshot's xmin), so the result for a given bound never changes later.
+    """
+    return _heads_and_count(as_of)[1]
+
+
+def _heads_and_count(as_of: int | None) -> tuple[int, list[tuple[str, int, str]], int]:
+    with connection.cursor() as cursor:
+        bound = _digest_bound(cursor, as_of)
+        cursor.execute(
+            """
+            SELECT DISTINCT ON (stream_id) stream_id, version, hash,
+                   count(*) OVER (PARTITION BY stream_id)
+              FROM eventstore_event
+             WHERE tx_id < %s::text::xid8
+             ORDER BY stream_id, version DESC
+            """,
+            [str(bound)],
+        )
+        rows = cursor.fetchall()
+    heads = sorted((row[0], row[1], row[2]) for row in rows)
+    return bound, heads, sum(row[3] for row in rows)
+
+
+def digest(as_of: int | None = None) -> dict[str, Any]:
+    """A digest over every stream head, to publish and compare later.
+
+    ``{"streams", "events", "digest", "as_of"}``: ``digest`` is SHA-256 over one canonical
+    JSON line ``[stream_id, version, head_hash]`` per stream in stream-id order (see
+    :func:`eventstore.hashing.heads_digest`), over the events of transactions below
+    ``as_of``. Keep the whole object: ``digest(as_of=<kept as_of>)`` recomputes the same
+    value unless history was rewritten.
+    """
+    bound, heads, events = _heads_and_count(as_of)
+    return {
+        "streams": len(heads),
+        "events": events,
+        "digest": heads_digest(heads),
+        "as_of": bound,
+        "algorithm": "sha256 over canonical JSON lines [stream_id, version, head_hash]",
+    }
+
+
+# ---------------------------------------------------------------- verification
+
+
+@dataclass(frozen=True)
+class ChainBreak:
+    """The first event of a stream whose chain does not hold, and what differs."""
+
+    event: StoredEvent
+    reason: str
+
+
+def chain_break(events: Iterable[StoredEvent]) -> ChainBreak | None:
+    """The first event (in version order) whose version, prev_hash or hash is wrong."""
+    expected_prev = GENESIS_HASH
+    expected_version = 1
+    for event in events:
+        if event.version != expected_version:
+            return ChainBreak(
+                event, f"version {event.version} where {expected_version} was expected"
+            )
+        if event.prev_hash != expected_prev:
+            return ChainBreak(
+                event,
+                f"prev_hash {event.prev_hash} differs from the previous event's hash "
+                f"{expected_prev}",
+            )
+        recomputed = event.expected_hash()
+        if recomputed != event.hash:
+            return ChainBreak(
+                event,
+                f"stored hash {event.hash} differs from the recomputed {recomputed} "
+                "(type, data, metadata or schema_version changed)",
+            )
+        expected_prev = event.hash
+        expected_version += 1
+    return None
+
+
+def verify_stream(stream_id: str) -> StoredEvent | None:
+    """The first event of the stream whose hash chain is broken, or None."""
+    found = chain_break(read_stream(stream_id))
+    return found.event if found else None
+
+
+def iter_streams(stream_id: str | None = None, chunk: int = 2000) -> Iterator[list[StoredEvent]]:
+    """Every stream's events (or one stream's), one list per stream, in stream-id order."""
+    if stream_id is not None:
+        yield read_stream(stream_id)
+        return
+    with transaction.atomic(), connection.chunked_cursor() as cursor:
+        cursor.execute(f"SELECT {EVENT_COLUMNS} FROM eventstore_event ORDER BY stream_id, version")
+        current: list[StoredEvent] = []
+        while rows := cursor.fetchmany(chunk):
+            for row in rows:
+                event = _stored(row)
+                if current and current[0].stream_id != event.stream_id:
+                    yield current
+                    current = []
+                current.append(event)
+        if current:
+            yield current
+
+
+def verify_all() -> StoredEvent | None:
+    """The first broken event over all streams (in stream-id order), or None."""
+    for events in iter_streams():
+        found = chain_break(events)
+        if found:
+            return found.event
+    return None

@@ -1,0 +1,27 @@
+"""Celery edge for bot moves (queue ``bots``): parse, call one service, return its outcome."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+from celery import shared_task
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(name="bots.tasks.play_bot_turn", ignore_result=True, acks_late=True)
+def play_bot_turn(table_id: str, version: int) -> dict[str, Any]:
+    """Play the bot's move at ``table_id`` if the table is still at ``version``.
+
+    Stale, duplicated and retried tasks do nothing (see ``games.live.bot_turns``).
+    """
+    from games.live.bot_turns import play_bot_turn as play
+
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ValueError(f"version must be a positive integer, got {version!r}")
+    table_id = str(uuid.UUID(str(table_id)))
+    outcome = play(table_id, version)
+    logger.info("bot turn %s v%s: %s %s", table_id, version, outcome.outcome, outcome.kind or "")
+    return outcome.as_dict()

@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/", ApiIndexView.as_view(), name="api-index"),
     path("api/health", HealthView.as_view(), name="api-health"),
     path("api/auth/", include("accounts.urls")),
+    path("api/audit/", include("eventstore.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -1,0 +1,186 @@
+"""Projections that follow the global event log with a stored checkpoint.
+
+Why transaction ids: positions come from a sequence when a row is inserted, but
+transactions commit in any order, so position 11 can become visible before position 10.
+A reader that keeps ``position > last`` skips 10 for ever. Instead we read only events of
+transactions below the current snapshot's ``xmin`` — every such transaction has finished,
+and any transaction that can still commit has an id at or above it — in ``(tx_id,
+position)`` order, and keep ``(tx_id, position)`` as the checkpoint. Nothing that commits
+later can sort below the checkpoint. Writers never wait for each other or for readers;
+a long-running transaction anywhere in the cluster only delays delivery. See
+docs/eventstore.md.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from django.db import connection, transaction
+
+from eventstore.store import EVENT_COLUMNS, StoredEvent, _stored
+
+__all__ = [
+    "Projection",
+    "catch_up",
+    "checkpoint_of",
+    "get_projection",
+    "rebuild",
+    "register_projection",
+    "registered_projections",
+]
+
+
+class Projection:
+    """A read model built from events. Subclass and set ``name``.
+
+    ``handle`` (or ``handle_batch``, which calls it per event by default) runs inside the
+    transaction that also stores the checkpoint, on Django's default connection: write
+    with the ORM and the writes commit exactly when the checkpoint does. ``reset`` drops
+    everything the projection built (used by :func:`rebuild`).
+    """
+
+    name: str = ""
+
+    def handle(self, event: StoredEvent) -> None:
+        raise NotImplementedError
+
+    def handle_batch(self, events: Sequence[StoredEvent]) -> None:
+        """Handle events in log order; override to write a whole batch at once."""
+        for event in events:
+            self.handle(event)
+
+    def reset(self) -> None:
+        raise NotImplementedError
+
+
+_registry: dict[str, Projection] = {}
+_registry_lock = threading.Lock()
+
+
+def register_projection(projection: Projection) -> Projection:
+    """Register a projection under its name (call from an AppConfig.ready()).
+
+    Registering the same object twice is harmless; another object under a taken name is
+    refused, so two projections can never share a checkpoint.
+    """
+    name = projection.name
+    if not isinstance(name, str) or not name or len(name) > 200:
+        raise ValueError("a projection needs a name of 1 to 200 characters")
+    with _registry_lock:
+        existing = _registry.get(name)
+        if existing is not None and existing is not projection:
+            raise ValueError(f"a different projection is already registered as {name!r}")
+        _registry[name] = projection
+    return projection
+
+
+def registered_projections() -> list[Projection]:
+    """Every registered projection, by name."""
+    with _registry_lock:
+        return [_registry[name] for name in sorted(_registry)]
+
+
+def get_projection(name: str) -> Projection:
+    """The registered projection called ``name`` (KeyError naming the known ones if none)."""
+    with _registry_lock:
+        try:
+            return _registry[name]
+        except KeyError:
+            known = ", ".join(sorted(_registry)) or "none"
+            raise KeyError(f"no projection named {name!r} (registered: {known})") from None
+
+
+def unregister_projection(name: str) -> None:
+    """Forget a projection (tests)."""
+    with _registry_lock:
+        _registry.pop(name, None)
+
+
+def _ensure_checkpoint(name: str) -> None:
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO eventstore_checkpoint (name, last_tx_id, last_position, updated_at) "
+            "VALUES (%s, 0, 0, now()) ON CONFLICT (name) DO NOTHING",
+            [name],
+        )
+
+
+def checkpoint_of(name: str) -> tuple[int, int]:
+    """``(last_tx_id, last_position)`` of a projection; ``(0, 0)`` before its first event."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT last_tx_id, last_position FROM eventstore_checkpoint WHERE name = %s",
+            [name],
+        )
+        row = cursor.fetchone()
+    return (row[0], row[1]) if row else (0, 0)
+
+
+# The bound is taken from the statement's snapshot, before this transaction has an id of
+# its own (locking the checkpoint row assigns one), so our own id never holds it back.
+LOCK_SQL = """
+SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint, last_tx_id, last_position
+  FROM eventstore_checkpoint WHERE name = %s FOR UPDATE
+"""
+
+BATCH_SQL = f"""
+SELECT {EVENT_COLUMNS}, tx_id::text::bigint
+  FROM eventstore_event
+ WHERE tx_id < %s::text::xid8
+   AND (tx_id, position) > (%s::text::xid8, %s)
+ ORDER BY tx_id, position
+ LIMIT %s
+"""
+
+SAVE_SQL = """
+UPDATE eventstore_checkpoint SET last_tx_id = %s, last_position = %s, updated_at = now()
+ WHERE name = %s
+"""
+
+
+def _catch_up_batch(projection: Projection, batch_size: int) -> int:
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(LOCK_SQL, [projection.name])
+        bound, last_tx, last_position = cursor.fetchone()
+        if (last_tx, last_position) >= (bound, 0):
+            return 0
+        cursor.execute(BATCH_SQL, [str(bound), str(last_tx), last_position, batch_size])
+        rows = cursor.fetchall()
+        if not rows:
+            return 0
+        projection.handle_batch([_stored(row) for row in rows])
+        last = rows[-1]
+        cursor.execute(SAVE_SQL, [last[10], last[2], projection.name])
+        return len(rows)
+
+
+def catch_up(projection: Projection, batch_size: int = 1000, max_events: int | None = None) -> int:
+    """Feed the projection every event after its checkpoint that is safe to read; returns
+    how many it handled. Each batch and its checkpoint commit in one transaction, so a
+    crash re-delivers at most the uncommitted batch and never skips or repeats one.
+    Concurrent callers for one projection take turns on the checkpoint row's lock.
+    """
+    if batch_size < 1:
+        raise ValueError("batch_size must be at least 1")
+    _ensure_checkpoint(projection.name)
+    handled = 0
+    while max_events is None or handled < max_events:
+        size = batch_size if max_events is None else min(batch_size, max_events - handled)
+        count = _catch_up_batch(projection, size)
+        handled += count
+        if count < size:
+            break
+    return handled
+
+
+def rebuild(projection: Projection, batch_size: int = 5000) -> int:
+    """Reset the projection and its checkpoint, then replay the whole log into it."""
+    _ensure_checkpoint(projection.name)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT 1 FROM eventstore_checkpoint WHERE name = %s FOR UPDATE", [projection.name]
+        )
+        projection.reset()
+        cursor.execute(SAVE_SQL, [0, 0, projection.name])
+    return catch_up(projection, batch_size=batch_size)

@@ -1,0 +1,227 @@
+"""Hash chains, verify_events, extra verifiers and the audit digest."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection, transaction
+
+from eventstore import store
+from eventstore.hashing import GENESIS_HASH
+from eventstore.store import NewEvent
+from eventstore.verification import Problem, register_verifier, unregister_verifier
+
+
+def independent_hash(event: dict[str, Any], prev_hash: str) -> str:
+    """The documented recipe, written out again so a drift in the store shows."""
+    body = {
+        "stream_id": event["stream_id"],
+        "version": event["version"],
+        "type": event["type"],
+        "schema_version": event["schema_version"],
+        "data": event["data"],
+        "metadata": event["metadata"],
+        "prev_hash": prev_hash,
+    }
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def make_stream(stream: str) -> list[store.StoredEvent]:
+    with transaction.atomic():
+        store.append(stream, 0, [NewEvent("TableCreated", {"rules": "standard", "é": "♠"})])
+        store.append(
+            stream,
+            1,
+            [NewEvent("BidPlaced", {"seat": 0, "bid": 4}), NewEvent("BidPlaced", {"seat": 1})],
+            command_id="bid-1",
+        )
+    return store.read_stream(stream)
+
+
+@contextmanager
+def trigger_disabled() -> Iterator[None]:
+    """As the owner, switch the append-only trigger off (inside the test's transaction,
+    which is rolled back afterwards): what a database administrator could do."""
+    with connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE eventstore_event DISABLE TRIGGER eventstore_event_append_only")
+        yield
+        cursor.execute("ALTER TABLE eventstore_event ENABLE TRIGGER eventstore_event_append_only")
+
+
+def tamper(sql: str, params: list[Any]) -> None:
+    with trigger_disabled(), connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        assert cursor.rowcount == 1
+
+
+def run_verify(*args: str) -> str:
+    from io import StringIO
+
+    out = StringIO()
+    call_command("verify_events", *args, stdout=out, stderr=out)
+    return out.getvalue()
+
+
+pytestmark = pytest.mark.django_db
+
+
+def test_hashes_follow_the_documented_recipe(stream_prefix: str) -> None:
+    events = make_stream(f"{stream_prefix}-a")
+    prev = GENESIS_HASH
+    for event in events:
+        assert event.prev_hash == prev
+        assert event.hash == independent_hash(event.__dict__, prev)
+        prev = event.hash
+    assert store.verify_stream(f"{stream_prefix}-a") is None
+
+
+def test_verify_events_passes_on_intact_history(stream_prefix: str) -> None:
+    make_stream(f"{stream_prefix}-a")
+    assert "every check holds" in run_verify("--stream", f"{stream_prefix}-a")
+    assert "every check holds" in run_verify()
+
+
+@pytest.mark.parametrize(
+    ("sql", "reason", "broken_version"),
+    [
+        (
+            "UPDATE eventstore_event SET data = jsonb_set(data, '{bid}', '7') "
+            "WHERE stream_id = %s AND version = 2",
+            "recomputed",
+            2,
+        ),
+        (
+            'UPDATE eventstore_event SET metadata = \'{"actor": "mallory"}\'::jsonb '
+            "WHERE stream_id = %s AND version = 2",
+            "recomputed",
+            2,
+        ),
+        (
+            "UPDATE eventstore_event SET prev_hash = repeat('1', 64) "
+            "WHERE stream_id = %s AND version = 2",
+            "prev_hash",
+            2,
+        ),
+        (
+            "DELETE FROM eventstore_event WHERE stream_id = %s AND version = 2",
+            "version 3 where 2",
+            3,
+        ),
+    ],
+)
+def test_an_altered_event_is_caught_and_named(
+    stream_prefix: str, sql: str, reason: str, broken_version: int
+) -> None:
+    stream = f"{stream_prefix}-a"
+    events = make_stream(stream)
+    make_stream(f"{stream_prefix}-b")
+    tamper(sql, [stream])
+
+    broken = store.verify_stream(stream)
+    assert broken is not None and broken.version == broken_version
+    assert store.verify_stream(f"{stream_prefix}-b") is None
+    for args in (["--stream", stream], []):
+        with pytest.raises(CommandError) as failed:
+            run_verify(*args)
+        assert failed.value.returncode == 1
+        message = str(failed.value)
+        broken_event = events[broken_version - 1]
+        assert f"stream {stream}, version {broken_version}" in message
+        assert f"position {broken_event.position}" in message
+        assert reason in message
+
+
+def test_rewriting_a_whole_chain_consistently_is_caught_by_the_head_row(
+    stream_prefix: str,
+) -> None:
+    """Re-hashing every event after an edit keeps the chain valid; the head row (and any
+    digest or export published earlier) still disagree."""
+    stream = f"{stream_prefix}-a"
+    events = make_stream(stream)
+    forged_data = {**events[2].data, "bid": 13}
+    forged = store.StoredEvent(**{**events[2].__dict__, "data": forged_data})
+    tamper(
+        "UPDATE eventstore_event SET data = %s::jsonb, hash = %s WHERE stream_id = %s "
+        "AND version = 3",
+        [json.dumps(forged_data), forged.expected_hash(), stream],
+    )
+    assert store.verify_stream(stream) is None  # the chain alone cannot tell
+    with pytest.raises(CommandError, match="stream head"):
+        run_verify("--stream", stream)
+
+
+def test_registered_verifiers_run_and_fail_the_audit(stream_prefix: str) -> None:
+    stream = f"{stream_prefix}-a"
+    make_stream(stream)
+
+    def no_big_bids(stream_id: str, events: list[store.StoredEvent]) -> Problem | None:
+        for event in events:
+            if event.data.get("bid", 0) > 3:
+                return Problem.at(event, "bid above 3", "deal commitment")
+        return None
+
+    register_verifier(no_big_bids)
+    try:
+        with pytest.raises(CommandError) as failed:
+            run_verify("--stream", stream)
+        assert "version 2" in str(failed.value) and "[deal commitment]: bid above 3" in str(
+            failed.value
+        )
+    finally:
+        unregister_verifier(no_big_bids)
+    assert "every check holds" in run_verify("--stream", stream)
+
+
+def test_table_option_finds_the_tables_stream(stream_prefix: str) -> None:
+    make_stream(f"table-{stream_prefix}")
+    assert f"stream table-{stream_prefix}" in run_verify("--table", stream_prefix)
+    with pytest.raises(CommandError) as missing:
+        run_verify("--table", "no-such-table")
+    assert missing.value.returncode == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_digest_is_reproducible_and_changes_when_history_is_rewritten(
+    stream_prefix: str,
+) -> None:
+    stream = f"{stream_prefix}-a"
+    make_stream(stream)
+    kept = store.digest()
+    assert kept["streams"] >= 1 and kept["events"] >= 3
+    assert (stream, 3, store.stream_head(stream)[1]) in store.stream_heads(kept["as_of"])
+    make_stream(f"{stream_prefix}-b")  # new history does not change an earlier digest
+    assert store.digest(as_of=kept["as_of"]) == kept
+    assert store.digest()["digest"] != kept["digest"]
+
+    # An administrator rewrites the last event and re-hashes it (as owner, trigger off,
+    # committed): the chain still verifies, but the kept digest proves the rewrite.
+    original = store.read_stream(stream)[-1]
+    forged = store.StoredEvent(**{**original.__dict__, "data": {"seat": 1, "bid": 13}})
+    rewrite = "UPDATE eventstore_event SET data = %s::jsonb, hash = %s WHERE position = %s"
+    with transaction.atomic():
+        tamper(rewrite, [json.dumps(forged.data), forged.expected_hash(), original.position])
+    try:
+        assert store.verify_stream(stream) is None
+        assert store.digest(as_of=kept["as_of"])["digest"] != kept["digest"]
+    finally:  # put history back: the test database is shared by the whole run
+        with transaction.atomic():
+            tamper(rewrite, [json.dumps(original.data), original.hash, original.position])
+    assert store.digest(as_of=kept["as_of"]) == kept
+
+
+def test_audit_digest_endpoint(client: Any) -> None:
+    response = client.get("/api/audit/digest")
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) >= {"streams", "events", "digest", "as_of"}
+    assert client.get(f"/api/audit/digest?as_of={body['as_of']}").json() == body
+    bad = client.get("/api/audit/digest?as_of=yesterday")
+    assert bad.status_code == 400
+    assert "as_of" in json.dumps(bad.json())

@@ -1,0 +1,56 @@
+"""events_committed is sent after the commit, once per append, never on rollback."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from eventstore import store
+from eventstore.signals import events_committed
+from eventstore.store import NewEvent
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def received() -> Any:
+    calls: list[dict[str, Any]] = []
+
+    def receiver(sender: Any, **kwargs: Any) -> None:
+        calls.append(kwargs)
+
+    events_committed.connect(receiver, weak=False)
+    yield calls
+    events_committed.disconnect(receiver)
+
+
+def test_sent_only_after_commit(stream_prefix: str, received: list[dict[str, Any]]) -> None:
+    stream = f"{stream_prefix}-a"
+    with transaction.atomic():
+        result = store.append(stream, 0, [NewEvent("A", {}), NewEvent("B", {})])
+        store.append(f"{stream_prefix}-b", 0, [NewEvent("C", {})])
+        assert received == []
+    mine = [call for call in received if call["stream_id"].startswith(stream_prefix)]
+    assert [call["stream_id"] for call in mine] == [stream, f"{stream_prefix}-b"]
+    assert mine[0]["events"] == result.events
+
+
+def test_not_sent_on_rollback(stream_prefix: str, received: list[dict[str, Any]]) -> None:
+    stream = f"{stream_prefix}-a"
+    with pytest.raises(RuntimeError), transaction.atomic():
+        store.append(stream, 0, [NewEvent("A", {})])
+        raise RuntimeError("the command failed after appending")
+    assert [c for c in received if c["stream_id"].startswith(stream_prefix)] == []
+    assert store.stream_version(stream) == 0
+
+
+def test_not_sent_for_a_duplicate_command(
+    stream_prefix: str, received: list[dict[str, Any]]
+) -> None:
+    stream = f"{stream_prefix}-a"
+    for _ in range(2):
+        with transaction.atomic():
+            store.append(stream, 0, [NewEvent("A", {})], command_id="c")
+    assert len([c for c in received if c["stream_id"] == stream]) == 1

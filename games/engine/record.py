@@ -300,8 +300,11 @@ def _read_hand(number: int, raw: object) -> RecordedHand:
     deal = _seat_mapping(raw.get("deal"), "deal", number, every_seat=True)
     try:
         dealt_lists = [_read_cards(deal[name], f"{where}: {name}'s deal") for name in SEAT_NAMES]
+    except CardError as error:
+        raise RecordError(str(error), hand=number, action="deal") from None
+    try:
         masks = hands_from_lists(dealt_lists)
-    except (CardError, DealError) as error:
+    except DealError as error:
         raise RecordError(f"{where}, deal: {error}", hand=number, action="deal") from None
 
     passes: list[tuple[int, ...]] = [(), (), (), ()]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,7 +15,7 @@ from games.engine.seats import SEAT_NAMES, TEAM_NAMES, seats_of
 from scoring.core.hand_score import TeamHandScore
 from scoring.core.ledger import HandResult, Ledger
 
-MIN_WIDTH = 110
+FILE_WIDTH = 140
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +46,14 @@ def breakdown_text(team: TeamHandScore) -> str:
     return f"{team.hand_score:+d} = {', '.join(parts) or '0'}"
 
 
-def render_score_table(title: str, hands: Sequence[TableHand], ledger: Ledger) -> str:
-    """The table of every hand (a row per team), then the totals and the winner, as text."""
+def render_score_table(
+    title: str, hands: Sequence[TableHand], ledger: Ledger, width: int | None = None
+) -> str:
+    """The table of every hand (a row per team), then the totals and the winner, as text.
+
+    ``width`` is the terminal's when printing to one; files and pipes get a fixed
+    ``FILE_WIDTH`` so the output does not depend on where it was produced.
+    """
     with_dealer = any(hand.dealer is not None for hand in hands)
     table = Table(title=title, box=box.SIMPLE_HEAD)
     table.add_column("Hand", justify="right")
@@ -78,8 +83,7 @@ def render_score_table(title: str, hands: Sequence[TableHand], ledger: Ledger) -
             table.add_row(*row, end_section=not first)
 
     buffer = io.StringIO()
-    width = max(MIN_WIDTH, shutil.get_terminal_size((MIN_WIDTH, 24)).columns)
-    console = Console(file=buffer, width=width, color_system=None, highlight=False)
+    console = Console(file=buffer, width=width or FILE_WIDTH, color_system=None, highlight=False)
     console.print(table)
     totals = ", ".join(f"{TEAM_NAMES[t]} {ledger.totals[t]}" for t in (0, 1))
     console.print(f"Totals: {totals}.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from typing import Any
 
@@ -50,7 +51,10 @@ class Command(BaseCommand):
         if options["format"] == "json":
             self.stdout.write(json.dumps(replay.as_dict(), indent=2))
         else:
-            self.stdout.write(_table(replay), ending="")
+            self.stdout.write(_table(replay, self._width()), ending="")
+
+    def _width(self) -> int | None:
+        return shutil.get_terminal_size().columns if self.stdout.isatty() else None
 
 
 def _rules_spec(text: str | None) -> object:
@@ -64,7 +68,7 @@ def _rules_spec(text: str | None) -> object:
     return text.strip()
 
 
-def _table(replay: Replay) -> str:
+def _table(replay: Replay, width: int | None) -> str:
     rows = [
         TableHand(
             number=state.hand_number,
@@ -75,7 +79,9 @@ def _table(replay: Replay) -> str:
         )
         for state, result in zip(replay.game.hands, replay.game.ledger.hands, strict=True)
     ]
-    text = render_score_table(f"Replay ({rules_title(replay.rules)})", rows, replay.game.ledger)
+    text = render_score_table(
+        f"Replay ({rules_title(replay.rules)})", rows, replay.game.ledger, width
+    )
     if replay.hands_after_end:
         text += (
             f"Under these rules the game ended after hand {replay.game.ledger.finished_after_hand}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from typing import Any
 
@@ -41,12 +42,17 @@ class Command(BaseCommand):
         if options["format"] == "json":
             self.stdout.write(json.dumps(scored.as_dict(), indent=2))
         else:
-            self.stdout.write(_table(scored), ending="")
+            self.stdout.write(_table(scored, self._width()), ending="")
+
+    def _width(self) -> int | None:
+        return shutil.get_terminal_size().columns if self.stdout.isatty() else None
 
 
-def _table(scored: ScoredScoresheet) -> str:
+def _table(scored: ScoredScoresheet, width: int | None) -> str:
     rows = [
         TableHand(hand.number, hand.bid_labels(), hand.tricks, result)
         for hand, result in zip(scored.hands, scored.ledger.hands, strict=True)
     ]
-    return render_score_table(f"Scoresheet ({rules_title(scored.rules)})", rows, scored.ledger)
+    return render_score_table(
+        f"Scoresheet ({rules_title(scored.rules)})", rows, scored.ledger, width
+    )

@@ -151,6 +151,8 @@ def normal_bid(view: SeatView) -> tuple[int, HandCount]:
     bags = view.team_bags[team_of(seat)]
     if rules.bag_penalty and bags >= BAGS_NEAR_PENALTY:
         bid = int(estimate + 0.5)  # bid exactly: every extra trick brings the penalty nearer
+    elif rules.set_penalty == "zero":
+        bid = int(estimate + 0.5)  # a set only scores 0 here, so bidding up costs little
     else:
         bid = int(estimate + 0.15)  # a little low: a set costs the whole bid
     others_bid = sum(b for s, b in enumerate(view.bids) if s != seat and b != NO_BID)

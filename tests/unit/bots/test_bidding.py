@@ -1,0 +1,135 @@
+"""Bids, blind nil, passing and the bid suggestion, following the table's rules."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from bots.strategies.bidding import count_tricks
+from bots.strategies.decision import Decision, NothingToDecide
+from bots.suggestion import BidSuggestion, suggest_bid
+from games.engine.cards import mask_of, parse_cards
+from games.engine.hand import PASSING
+from games.engine.rules import PRESETS
+from tests.unit.bots.positions import STANDARD, build, decide, strategy, view_of
+
+NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
+LEVELS = ["easy", "normal", "hard"]
+
+WEAK = "2C 3C 4C 6C 5D 6D 7D 2H 3H 4H 5H 2S 3S"
+THREE_KINGS = "KC 5C 6C 2C KD 7D 8D KH 9H 3H AS 4S 5S"
+THREE_AND_A_HALF = "AS 4S 5S AC 3C 4C 6C 7C KD 2D KH 3H 4H"
+
+
+def _bid(level: str, hand: str, **kwargs: object) -> Decision:
+    """The bid of ``level`` holding ``hand`` as the seat to bid (east, after north)."""
+    bids = kwargs.pop("bids", {NORTH: 3})
+    rules = kwargs.pop("rules", STANDARD)
+    bags = kwargs.pop("bags", (0, 0))
+    state = build({EAST: hand}, bids=bids, rules=rules, dealer=WEST)  # type: ignore[arg-type]
+    assert state.turn == EAST
+    return decide(level, state, bags=bags)  # type: ignore[arg-type]
+
+
+class TestNil:
+    def test_normal_bids_nil_on_a_hand_with_nothing(self) -> None:
+        assert _bid("normal", WEAK) == Decision.bid(0)
+
+    @pytest.mark.parametrize("level", LEVELS)
+    def test_nil_off_never_bids_zero(self, level: str) -> None:
+        decision = _bid(level, WEAK, rules=PRESETS["easy"])
+        assert decision.kind == "bid"
+        assert decision.tricks >= 1
+
+    def test_no_nil_when_the_partner_already_bid_nil(self) -> None:
+        # West bids first, then north (partner of south) bids nil; south holds nothing.
+        state = build({SOUTH: WEAK}, bids={NORTH: "nil", EAST: 3}, dealer=WEST)
+        assert state.turn == SOUTH
+        assert decide("normal", state).tricks >= 1
+
+
+class TestCounting:
+    def test_counts_aces_protected_kings_and_spades(self) -> None:
+        count = count_tricks(mask_of(parse_cards(THREE_KINGS.split())))
+        assert count.total == pytest.approx(3.25)
+        assert set(count.counted) == set(parse_cards(["KC", "KD", "KH", "AS"]))
+
+    def test_bids_a_little_low(self) -> None:
+        assert _bid("normal", THREE_AND_A_HALF) == Decision.bid(3)
+
+    def test_listens_to_a_partner_who_bid_high(self) -> None:
+        # West, east's partner, bids 5 before east: east's kings are worth less.
+        alone = build({EAST: THREE_KINGS}, bids={}, dealer=NORTH)
+        assert decide("normal", alone).tricks == 3
+        after_partner = build({EAST: THREE_KINGS}, bids={WEST: 5, NORTH: 3}, dealer=SOUTH)
+        assert after_partner.turn == EAST
+        assert decide("normal", after_partner).tricks == 2
+
+    def test_bids_exactly_with_seven_or_more_bags(self) -> None:
+        assert _bid("normal", THREE_AND_A_HALF, bags=(0, 8)).tricks == 4
+
+    def test_bags_do_not_matter_without_a_bag_penalty(self) -> None:
+        rules = replace(STANDARD, bag_penalty=False)
+        assert _bid("normal", THREE_AND_A_HALF, bags=(0, 8), rules=rules).tricks == 3
+
+    def test_bids_up_when_a_set_only_scores_zero(self) -> None:
+        assert _bid("normal", THREE_AND_A_HALF, rules=PRESETS["bicycle"]).tricks == 4
+
+
+BLIND = replace(STANDARD, blind_nil=True)
+
+
+class TestBlindNil:
+    @pytest.mark.parametrize("level", ["normal", "hard"])
+    def test_far_behind_bids_blind_nil(self, level: str) -> None:
+        state = build({}, rules=BLIND, totals=(0, 250))
+        assert state.turn == NORTH
+        decision = decide(level, state, totals=(0, 250))
+        assert decision == Decision.bid(0, blind=True)
+
+    @pytest.mark.parametrize("level", LEVELS)
+    def test_a_little_behind_looks_first(self, level: str) -> None:
+        state = build({}, rules=BLIND, totals=(0, 120))
+        assert decide(level, state, totals=(0, 120)) == Decision.look()
+
+    def test_easy_needs_to_be_further_behind(self) -> None:
+        state = build({}, rules=BLIND, totals=(0, 250))
+        assert decide("easy", state, totals=(0, 250)) == Decision.look()
+        assert decide("easy", state, totals=(0, 320)) == Decision.bid(0, blind=True)
+
+    def test_blind_nil_off_means_the_cards_are_already_seen(self) -> None:
+        state = build({}, totals=(0, 400))
+        assert decide("normal", state, totals=(0, 400)).kind == "bid"
+
+    def test_passes_after_blind_nil(self) -> None:
+        state = build(
+            {NORTH: "AS KH 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC", SOUTH: "2D 2H 3S AD KD QD JD"},
+            bids={NORTH: "blind_nil", EAST: 3, SOUTH: 5, WEST: 3},
+            rules=BLIND,
+            totals=(0, 250),
+        )
+        assert state.phase == PASSING
+        assert decide("normal", state, seat=NORTH) == Decision.pass_two(*parse_cards(["KH", "AS"]))
+        south = decide("normal", state, seat=SOUTH)
+        assert set(south.cards) == set(parse_cards(["2D", "2H"]))
+        with pytest.raises(NothingToDecide):
+            decide("normal", state, seat=EAST)
+
+
+class TestSuggestion:
+    def test_suggests_normals_bid_and_marks_the_counted_cards(self) -> None:
+        state = build({EAST: THREE_KINGS}, bids={}, dealer=NORTH)
+        suggestion = suggest_bid(view_of(state))
+        assert suggestion == BidSuggestion(3, tuple(sorted(parse_cards(["KC", "KD", "KH", "AS"]))))
+        assert strategy("normal").decide(view_of(state), 0).tricks == suggestion.bid
+
+    def test_counted_cards_are_in_the_hand(self) -> None:
+        state = build({EAST: THREE_AND_A_HALF}, bids={}, dealer=NORTH)
+        suggestion = suggest_bid(view_of(state))
+        assert all(state.hands[EAST] >> card & 1 for card in suggestion.counted)
+
+    def test_needs_the_cards_seen(self) -> None:
+        state = build({}, rules=BLIND, totals=(0, 250))
+        with pytest.raises(ValueError, match="Look at your cards"):
+            suggest_bid(view_of(state))

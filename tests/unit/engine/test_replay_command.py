@@ -91,8 +91,8 @@ def test_a_play_the_rescoring_rules_forbid_is_reported_as_such(tmp_path: Path) -
     [
         (lambda r: r["hands"][0]["plays"].__setitem__(0, "AS"), "Hand 1, play 1 (trick 1: north"),
         (
-            lambda r: r["hands"][0].__setitem__("dealer", "north"),
-            "Hand 1, dealt by north: The deal",
+            lambda r: r["hands"][0]["bids"].__setitem__("east", "lots"),
+            "Hand 1: east's bid: A bid is a number from 0 to 13",
         ),
         (lambda r: r["hands"][0]["plays"].pop(), "Hand 1: plays lists 51 cards"),
         (lambda r: r.__setitem__("rules", "nope"), "rules: Unknown preset 'nope'"),

@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 logger = logging.getLogger("services.projector")
 
@@ -77,6 +78,14 @@ class Projector:
         except OSError as exc:
             logger.warning("cannot touch heartbeat %s: %s", path, exc)
 
+    def wait_for_commit(self, notices: Any) -> None:
+        """Return on a commit notice, at the poll interval, or soon after ``stop()``."""
+        deadline = time.monotonic() + self.poll_seconds
+        while not self.stopping:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or notices.wait(min(remaining, 0.5)):
+                return
+
     def run(self, *, once: bool = False) -> None:
         """Catch up, then wait for a commit notice or the poll interval, until stopped."""
         from games.live.fanout import commit_notices
@@ -89,9 +98,12 @@ class Projector:
                     logger.info("caught up %d event(s)", processed)
                 if once:
                     return
-                notices.wait(self.poll_seconds)
+                self.wait_for_commit(notices)
         finally:
             notices.close()
+            from django.db import connection
+
+            connection.close()
 
 
 def main(argv: list[str] | None = None) -> None:

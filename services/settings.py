@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "games",
     "scoring",
     "bots",
+    "games.live",  # after-commit fan-out and bot dispatch (receivers connected in ready())
 ]
 
 MIDDLEWARE = [

@@ -3,9 +3,10 @@ due, handed to a worker.
 
 ``on_events_committed`` receives ``eventstore.signals.events_committed``, which the store
 sends from ``transaction.on_commit``; so everything here happens after the events are
-durable, and nothing here may raise into the committing caller (its command succeeded):
-failures are logged, and the bot watchdog and the consumers' catch-up by version repair
-whatever a lost notice would have done.
+durable. The receiver only queues the commit for this process's announcer thread: the
+committing request or task does not wait for Redis, and nothing here can raise into it
+(its command succeeded). Failures are logged; the bot watchdog and the consumers' catch-up
+by version repair whatever a lost notice would have done.
 
 Three announcements, in this order (the first two are latency-sensitive):
 
@@ -18,22 +19,27 @@ Three announcements, in this order (the first two are latency-sensitive):
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import contextlib
 import json
 import logging
+import os
+import queue
 import threading
 import time
 from collections.abc import Sequence
 from typing import Any
 
 import redis
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
 COMMITS_CHANNEL = "spades:commits"
+#: (notice, table id or None, version a bot is due at or None)
+Announcement = tuple[dict[str, Any], str | None, int | None]
 GROUP_MESSAGE_TYPE = "table.committed"
 
 _redis_lock = threading.Lock()
@@ -73,34 +79,57 @@ def commit_notice(stream_id: str, events: Sequence[Any], committed_at: float) ->
 def on_events_committed(
     sender: object, stream_id: str, events: Sequence[Any], **kwargs: Any
 ) -> None:
-    """Receiver of ``events_committed`` (runs after commit, in the committing process)."""
+    """Receiver of ``events_committed`` (runs after commit, in the committing process).
+
+    Reads whether a bot is due on the committing thread's own connection (one indexed
+    query), then hands the rest to this process's announcer thread, so the committing
+    request or task does not wait for Redis.
+    """
     if not events:
         return
-    committed_at = time.time()
+    notice = commit_notice(stream_id, events, time.time())
     from games.live.streams import table_id_of_stream
 
     table_id = table_id_of_stream(stream_id)
-    notice = commit_notice(stream_id, events, committed_at)
+    bot_version = None
     if table_id is not None:
         try:
-            from games.live.dispatch import dispatch_bot_if_due
+            from games.live.tables import bot_due_version
 
-            dispatch_bot_if_due(table_id)
+            bot_version = bot_due_version(table_id)
         except Exception:
-            logger.exception(
-                "bot dispatch after commit of %s v%s failed", stream_id, notice["version"]
-            )
+            logger.exception("bot check after %s v%s failed", stream_id, notice["version"])
+    announcer().submit((notice, table_id, bot_version))
+
+
+def announce(
+    notice: dict[str, Any],
+    table_id: str | None,
+    bot_version: int | None,
+    loop: asyncio.AbstractEventLoop,
+) -> None:
+    """Dispatch, group notice and Redis notice for one commit; failures are logged only."""
+    if bot_version is not None:
         try:
-            notify_table_group(table_id, notice)
+            from games.live.dispatch import send_bot_turn
+
+            send_bot_turn(table_id, bot_version)
         except Exception:
-            logger.exception("group notice for %s v%s failed", stream_id, notice["version"])
+            logger.exception("bot dispatch for %s v%s failed", table_id, bot_version)
+    if table_id is not None:
+        try:
+            notify_table_group(table_id, notice, loop)
+        except Exception:
+            logger.exception("group notice for %s v%s failed", table_id, notice["version"])
     try:
         redis_client().publish(COMMITS_CHANNEL, json.dumps(notice))
     except Exception:
-        logger.exception("commit notice for %s v%s failed", stream_id, notice["version"])
+        logger.exception("commit notice for %s failed", notice["stream_id"])
 
 
-def notify_table_group(table_id: object, notice: dict[str, Any]) -> None:
+def notify_table_group(
+    table_id: object, notice: dict[str, Any], loop: asyncio.AbstractEventLoop
+) -> None:
     """Tell the table's consumers that its stream reached ``notice["version"]``."""
     layer = get_channel_layer()
     if layer is None:
@@ -110,7 +139,80 @@ def notify_table_group(table_id: object, notice: dict[str, Any]) -> None:
         "version": notice["version"],
         "committed_at": notice["committed_at"],
     }
-    async_to_sync(layer.group_send)(table_group(table_id), message)
+    loop.run_until_complete(layer.group_send(table_group(table_id), message))
+
+
+class Announcer:
+    """One thread per process that announces commits in commit order.
+
+    It owns a private asyncio loop, so the channel layer keeps one Redis connection
+    instead of opening one per message; it never touches the database. Started lazily
+    (and again after a fork: Celery's prefork children), flushed at exit for up to two
+    seconds; a notice lost in a crash is repaired by the watchdog and by the consumers'
+    catch-up by version.
+    """
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.queue: queue.SimpleQueue[Announcement | None] = queue.SimpleQueue()
+        self.idle = threading.Event()
+        self.idle.set()
+        self.pending = 0
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self.run, name="commit-announcer", daemon=True)
+        self.thread.start()
+
+    def submit(self, announcement: Announcement) -> None:
+        """Queue one commit's announcement."""
+        with self.lock:
+            self.pending += 1
+            self.idle.clear()
+        self.queue.put(announcement)
+
+    def flush(self, timeout: float) -> bool:
+        """Wait until every queued notice is announced; False on timeout."""
+        return self.idle.wait(timeout)
+
+    def run(self) -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            while True:
+                item = self.queue.get()
+                if item is None:
+                    return
+                try:
+                    announce(*item, loop)
+                finally:
+                    with self.lock:
+                        self.pending -= 1
+                        if self.pending == 0:
+                            self.idle.set()
+        finally:
+            loop.close()
+
+
+_announcer_lock = threading.Lock()
+_announcer: Announcer | None = None
+
+
+def announcer() -> Announcer:
+    """This process's announcer (a new one in a forked child)."""
+    global _announcer
+    with _announcer_lock:
+        if _announcer is None or _announcer.pid != os.getpid():
+            _announcer = Announcer()
+        return _announcer
+
+
+def flush_announcements(timeout: float = 2.0) -> bool:
+    """Wait for this process's queued announcements (tests, and at exit)."""
+    current = _announcer
+    if current is None or current.pid != os.getpid():
+        return True
+    return current.flush(timeout)
+
+
+atexit.register(flush_announcements)
 
 
 class CommitNotices:

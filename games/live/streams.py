@@ -1,0 +1,19 @@
+"""Which event streams are tables' streams, and of which table."""
+
+from __future__ import annotations
+
+import uuid
+
+TABLE_STREAM_PREFIX = "table-"
+
+
+def table_id_of_stream(stream_id: str) -> str | None:
+    """The table id of a table's stream id, or None for any other stream."""
+    if stream_id.startswith(TABLE_STREAM_PREFIX):
+        candidate = stream_id[len(TABLE_STREAM_PREFIX) :]
+    else:
+        candidate = stream_id
+    try:
+        return str(uuid.UUID(candidate))
+    except ValueError:
+        return None

@@ -1,0 +1,156 @@
+"""Live-play fixtures: real PostgreSQL (the test database), real Redis, real processes.
+
+The Celery worker, the scheduler (beat) and daphne run as child processes
+(``games.live.processes``) pointed at the pytest test database as its owner, so they see
+what the test commits and the test sees what they commit. Hence these tests commit for
+real: they use ``django_db_blocker.unblock()`` instead of the ``django_db`` mark (no
+wrapping transaction, no flush), and every test works on tables of its own. Unmarked DB
+users run after pytest-django's transactional tests, so the rows they leave do not reach
+other tests; the test database is dropped at the end of the session.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from games.live.processes import (
+    ManagedProcess,
+    ProcessFailed,
+    database_env,
+    free_port,
+    log_contains,
+    web_process,
+    worker_process,
+)
+
+
+@pytest.fixture(scope="session")
+def live_db(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
+    """Database access that commits (the child processes must see the rows).
+
+    pytest-django creates the test database only when a collected test is marked for it;
+    when only these (unmarked) tests run, create it here, and drop it at the end.
+    """
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+
+    with django_db_blocker.unblock():
+        created = None
+        if connection.settings_dict["NAME"] != connection.creation._get_test_db_name():
+            created = setup_databases(verbosity=0, interactive=False, aliases={"default"})
+        try:
+            yield
+        finally:
+            if created is not None:
+                from django.db import connections
+
+                connections.close_all()
+                teardown_databases(created, verbosity=0)
+
+
+@pytest.fixture(scope="session")
+def live_env(live_db: None) -> dict[str, str]:
+    """Environment for child processes: the test database, this run's Redis, fast jobs."""
+    from django.db import connection
+
+    env = database_env(connection.settings_dict, settings.REDIS_URL)
+    env.update(
+        {
+            "SPADES_WATCHDOG_INTERVAL": "1",
+            "SPADES_TURN_TIMER_INTERVAL": "0.5",
+            "SPADES_BOT_OVERDUE_SECONDS": "1.5",
+            "LOG_LEVEL": "INFO",
+        }
+    )
+    return env
+
+
+@pytest.fixture(scope="session")
+def live_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the child processes write their logs (shown when a test fails)."""
+    return tmp_path_factory.mktemp("live-processes")
+
+
+class Processes:
+    """Starts children and stops every one of them at teardown (by PID)."""
+
+    def __init__(self, env: dict[str, str], log_dir: Path) -> None:
+        self.env = env
+        self.log_dir = log_dir
+        self.started: list[ManagedProcess] = []
+
+    def worker(self, name: str = "worker", concurrency: int = 1) -> ManagedProcess:
+        process = worker_process(self.env, self.log_dir, name=name, concurrency=concurrency)
+        self.started.append(process)
+        return process.start(timeout=60)
+
+    def scheduler(self) -> ManagedProcess:
+        env = {
+            **self.env,
+            "SPADES_BEAT_SCHEDULE": str(self.log_dir / f"beat-{uuid.uuid4().hex}"),
+            "SPADES_BEAT_PIDFILE": str(self.log_dir / f"beat-{uuid.uuid4().hex}.pid"),
+        }
+        process = ManagedProcess(
+            "scheduler",
+            "services.scheduler",
+            [],
+            env,
+            self.log_dir,
+            log_contains("beat: Starting"),
+        )
+        self.started.append(process)
+        return process.start(timeout=60)
+
+    def web(self) -> tuple[ManagedProcess, int]:
+        port = free_port()
+        process = web_process(self.env, self.log_dir, port)
+        self.started.append(process)
+        return process.start(timeout=60), port
+
+    def logs(self) -> str:
+        return "\n".join(
+            f"----- {process.name} (pid {process.popen.pid if process.popen else '-'})\n"
+            f"{process.log_text()[-3000:]}"
+            for process in self.started
+        )
+
+    def stop_all(self) -> None:
+        for process in reversed(self.started):
+            process.stop()
+
+
+@pytest.fixture
+def processes(live_env: dict[str, str], live_logs: Path) -> Iterator[Processes]:
+    """Start worker/scheduler/web children for one test; all are stopped afterwards."""
+    log_dir = live_logs / uuid.uuid4().hex[:8]
+    log_dir.mkdir()
+    managed = Processes(live_env, log_dir)
+    try:
+        yield managed
+    finally:
+        managed.stop_all()
+
+
+def wait_until(
+    condition: Callable[[], Any], timeout: float, message: str, poll: float = 0.05
+) -> Any:
+    """Poll ``condition`` until it returns something truthy; fail with ``message``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s: {message}")
+        time.sleep(poll)
+
+
+__all__ = ["Processes", "ProcessFailed", "wait_until"]

@@ -31,14 +31,23 @@ def check_json_value(value: Any, path: str = "$") -> None:
     """Refuse what PostgreSQL's jsonb would not give back unchanged.
 
     Floats are refused because jsonb keeps numbers as ``numeric`` and loses their spelling
-    (``1e16`` comes back as ``10000000000000000``), which would break the hash; NUL
-    characters because jsonb rejects them; non-string keys because JSON has none.
+    (``1e16`` comes back as ``10000000000000000``), which would break the hash; integers
+    beyond 64 bits because fast decoders turn them into floats; NUL characters and lone
+    surrogates because jsonb rejects them; non-string keys because JSON has none.
     """
-    if value is None or isinstance(value, bool | int):
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if not -(2**63) <= value < 2**63:
+            raise NotCanonicalJSON(f"{path}: integers must fit in 64 bits")
         return
     if isinstance(value, str):
         if "\x00" in value:
             raise NotCanonicalJSON(f"{path}: NUL characters cannot be stored")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise NotCanonicalJSON(f"{path}: not valid Unicode (lone surrogate)") from None
         return
     if isinstance(value, float):
         raise NotCanonicalJSON(

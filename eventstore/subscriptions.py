@@ -149,7 +149,7 @@ def _catch_up_batch(projection: Projection, batch_size: int) -> int:
         rows = cursor.fetchall()
         if not rows:
             return 0
-        projection.handle_batch([_stored(row) for row in rows])
+        projection.handle_batch([_stored(row[:10]) for row in rows])
         last = rows[-1]
         cursor.execute(SAVE_SQL, [last[10], last[2], projection.name])
         return len(rows)

@@ -84,3 +84,34 @@ def test_concurrent_retries_of_one_command_append_once(stream_prefix: str) -> No
     assert len(originals) == 1
     assert all(r.events == originals[0].events for r in results)
     assert len(store.read_stream(stream)) == 1
+
+
+def test_an_append_from_an_older_transaction_after_a_newer_one_must_retry(
+    stream_prefix: str,
+) -> None:
+    """Subscriptions read in transaction-id order, so within a stream the ids must grow
+    with the versions: an older transaction (one that wrote before appending) finding a
+    newer one's event at the head is refused, and succeeds when retried afresh."""
+    stream = f"{stream_prefix}-a"
+    has_xid, newer_committed = threading.Event(), threading.Event()
+
+    def older() -> store.AppendResult:
+        from django.db import connection
+
+        with pytest.raises(store.StaleTransaction) as refused, transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_current_xact_id()")  # like an earlier write
+            has_xid.set()
+            assert newer_committed.wait(30)
+            store.append(stream, 1, [NewEvent("Older", {})])
+        assert refused.value.current == refused.value.expected == 1
+        with transaction.atomic():
+            return store.append(stream, 1, [NewEvent("Older", {})])
+
+    join = run_in_thread(older)
+    assert has_xid.wait(30)
+    with transaction.atomic():
+        store.append(stream, 0, [NewEvent("Newer", {})])
+    newer_committed.set()
+    assert join().version == 2
+    assert [e.type for e in store.read_stream(stream)] == ["Newer", "Older"]

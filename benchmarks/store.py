@@ -1,0 +1,420 @@
+"""Event store throughput, printed as one JSON object measured in one run.
+
+Run ``python -m benchmarks.store [--seconds S] [--keep-db]``.
+
+It creates a scratch database (``$SPADES_BENCH_DB_NAME``, default ``spades_bench``) as the
+owner role, migrates it, and measures as the runtime role over the same TCP settings:
+
+- ``raw_commits_per_second``: psycopg, autocommit, one single-row INSERT of a row shaped
+  like an event into a copy of the events table (same columns, indexes and defaults, no
+  trigger) per commit. The physical floor of an append: one round trip and one WAL flush.
+- ``store_appends_per_second`` (1 client) and ``store_appends_per_second_4`` (4 clients,
+  one stream each): ``transaction.atomic()`` + ``eventstore.store.append`` of one event.
+- ``service_commands_per_second`` (1 client) / ``service_commands_per_second_4`` (4
+  clients, separate tables): bids and plays through ``games.services.commands``.
+- ``http_commands_per_second``: the same commands over HTTP against the ASGI app (daphne
+  on a loopback port in a subprocess), 4 clients.
+- ``rebuild_events_per_second``: ``eventstore.subscriptions.rebuild`` of the ledger
+  projection over the events the service runs stored; ``catch_up_events_per_second``: the
+  same read path with a projection that only counts (the store's own ceiling).
+- ``naive_reader_missed_fraction``: share of events a ``position > last`` reader skipped
+  while 4 writers committed out of order, next to ``tailing_reader_missed`` (must be 0).
+
+Figures that need a part of the platform not present yet are ``null`` with a note.
+The scratch database is dropped at the end unless ``--keep-db``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_APP_URL = "postgresql://spades_app:spades_app@127.0.0.1:5432/spades"
+DEFAULT_OWNER_URL = "postgresql://spades_owner:spades_owner@127.0.0.1:5432/spades"
+
+PAYLOAD = {"seat": 2, "card": 38, "trick": 7, "hand": 3, "note": "a card played in trick 7"}
+METADATA = {"actor": {"kind": "user", "id": 17}, "command_id": "0" * 32}
+
+
+def log(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- scratch database
+
+
+def database_urls(name: str) -> tuple[str, str]:
+    owner = os.environ.get("DATABASE_OWNER_URL", DEFAULT_OWNER_URL)
+    app = os.environ.get("DATABASE_URL", DEFAULT_APP_URL)
+    return make_conninfo(owner, dbname=name), make_conninfo(app, dbname=name)
+
+
+def libpq_to_url(conninfo: str) -> str:
+    """The ``postgresql://`` URL our settings accept, for a libpq conninfo string."""
+    params = conninfo_to_dict(conninfo)
+    user = params.pop("user", "")
+    password = params.pop("password", "")
+    host = params.pop("host", "127.0.0.1")
+    port = params.pop("port", "5432")
+    dbname = params.pop("dbname")
+    query = "&".join(f"{k}={v}" for k, v in params.items())
+    auth = f"{user}:{password}@" if password else f"{user}@"
+    return f"postgresql://{auth}{host}:{port}/{dbname}" + (f"?{query}" if query else "")
+
+
+@contextmanager
+def scratch_database(name: str, keep: bool) -> Iterator[tuple[str, str]]:
+    """Create (fresh) and migrate ``name`` as the owner; yield (owner, app) URLs."""
+    owner_url, app_url = database_urls(name)
+    admin_url = make_conninfo(owner_url, dbname="postgres")
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    # The same defaults the bootstrap (bin/lib/env.sh) gives the real database.
+    with psycopg.connect(owner_url, autocommit=True) as owner:
+        owner.execute("GRANT USAGE ON SCHEMA public TO spades_app")
+        owner.execute(
+            "ALTER DEFAULT PRIVILEGES IN SCHEMA public "
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO spades_app"
+        )
+        owner.execute(
+            "ALTER DEFAULT PRIVILEGES IN SCHEMA public "
+            "GRANT USAGE, SELECT ON SEQUENCES TO spades_app"
+        )
+    env = {
+        **os.environ,
+        "SPADES_DB_ROLE": "owner",
+        "DATABASE_OWNER_URL": libpq_to_url(owner_url),
+        "DATABASE_URL": libpq_to_url(app_url),
+    }
+    log(f"migrating scratch database {name}")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, env=env, check=True
+    )
+    try:
+        yield owner_url, app_url
+    finally:
+        if not keep:
+            from django.db import connections
+
+            connections.close_all()
+            with psycopg.connect(admin_url, autocommit=True) as admin:
+                admin.execute(
+                    sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+                )
+
+
+def setup_django(owner_url: str, app_url: str) -> None:
+    os.environ["SPADES_DB_ROLE"] = "app"
+    os.environ["DATABASE_URL"] = libpq_to_url(app_url)
+    os.environ["DATABASE_OWNER_URL"] = libpq_to_url(owner_url)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "services.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+
+
+# ---------------------------------------------------------------- timing helpers
+
+
+def rate(count: int, seconds: float) -> float:
+    return round(count / seconds, 1) if seconds > 0 else 0.0
+
+
+def timed_loop(step: Callable[[int], int], seconds: float) -> float:
+    """Call ``step(i)`` (returns units done) until ``seconds`` pass; units per second."""
+    done, i = 0, 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        done += step(i)
+        i += 1
+    return rate(done, time.perf_counter() - start)
+
+
+def in_threads(count: int, body: Callable[[int], int]) -> int:
+    """Run ``body(n)`` in ``count`` threads (each with its own Django connection)."""
+    from django.db import connections
+
+    results = [0] * count
+    errors: list[BaseException] = []
+
+    def run(n: int) -> None:
+        try:
+            results[n] = body(n)
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return sum(results)
+
+
+# ---------------------------------------------------------------- store-level figures
+
+
+def raw_insert_step(
+    owner_url: str, app_url: str
+) -> tuple[Callable[[int], int], Callable[[], None]]:
+    """A step that inserts one event-shaped row and commits (autocommit), and a closer."""
+    with psycopg.connect(owner_url, autocommit=True) as owner:
+        owner.execute("CREATE TABLE bench_raw (LIKE eventstore_event INCLUDING ALL)")
+        owner.execute("GRANT SELECT, INSERT ON bench_raw TO spades_app")
+    data, metadata = json.dumps(PAYLOAD), json.dumps(METADATA)
+    conn = psycopg.connect(app_url, autocommit=True)
+
+    def insert(i: int) -> int:
+        conn.execute(
+            "INSERT INTO bench_raw (stream_id, version, type, schema_version, data, "
+            "metadata, hash, prev_hash) VALUES (%s, %s, %s, 1, %s, %s, %s, %s)",
+            ["raw", i + 1, "CardPlayed", data, metadata, "a" * 64, "b" * 64],
+        )
+        return 1
+
+    return insert, conn.close
+
+
+def store_append_step(stream_id: str) -> Callable[[int], int]:
+    """A step that appends one event to ``stream_id`` in its own transaction."""
+    from django.db import transaction
+
+    from eventstore.store import NewEvent, append
+
+    def step(i: int) -> int:
+        with transaction.atomic():
+            append(stream_id, i, [NewEvent("CardPlayed", PAYLOAD, metadata=METADATA)])
+        return 1
+
+    return step
+
+
+def interleaved(steps: dict[str, Callable[[int], int]], seconds: float) -> dict[str, float]:
+    """Rates of several steps measured in alternating slices, so that a change in load
+    (other processes flushing WAL, checkpoints) hits each figure alike."""
+    slices = max(4, int(seconds / 0.25))
+    counts = dict.fromkeys(steps, 0)
+    elapsed = dict.fromkeys(steps, 0.0)
+    calls = dict.fromkeys(steps, 0)
+    for _ in range(slices):
+        for name, step in steps.items():
+            start = time.perf_counter()
+            deadline = start + seconds / slices
+            while time.perf_counter() < deadline:
+                counts[name] += step(calls[name])
+                calls[name] += 1
+            elapsed[name] += time.perf_counter() - start
+    return {name: rate(counts[name], elapsed[name]) for name in steps}
+
+
+def store_appends_per_second_4(seconds: float) -> float:
+    def body(n: int) -> int:
+        step = store_append_step(f"bench-4-{n}")
+        done, i = 0, 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            done += step(i)
+            i += 1
+        return done
+
+    start = time.perf_counter()
+    total = in_threads(4, body)
+    return rate(total, time.perf_counter() - start)
+
+
+def naive_reader_experiment(seconds: float) -> dict[str, Any]:
+    """4 writers commit out of order; a naive reader and a tailing projection follow."""
+    from django.db import connection, transaction
+
+    from eventstore.store import NewEvent, StoredEvent, append
+    from eventstore.subscriptions import Projection, catch_up
+
+    prefix = f"naive-{random.randrange(10**9)}"
+    seen: list[int] = []
+
+    class Tail(Projection):
+        name = f"bench-tail-{prefix}"
+
+        def handle(self, event: StoredEvent) -> None:
+            if event.stream_id.startswith(prefix):
+                seen.append(event.position)
+
+        def reset(self) -> None:
+            seen.clear()
+
+    done = threading.Event()
+    naive_seen: list[int] = []
+
+    def writer(n: int) -> int:
+        rng = random.Random(n)
+        version = 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            with transaction.atomic():
+                append(f"{prefix}-{n}", version, [NewEvent("E", {"n": version})])
+                if rng.random() < 0.3:
+                    time.sleep(rng.uniform(0.0005, 0.005))
+            version += 1
+        return version
+
+    def reader(_: int) -> int:
+        last = 0
+        projection = Tail()
+        while True:
+            finished = done.is_set()
+            catch_up(projection)
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT position, stream_id FROM eventstore_event WHERE position > %s "
+                    "ORDER BY position",
+                    [last],
+                )
+                for position, stream_id in cursor.fetchall():
+                    last = position
+                    if stream_id.startswith(prefix):
+                        naive_seen.append(position)
+            if finished:
+                break
+            time.sleep(0.0005)
+        deadline = time.perf_counter() + 30
+        while len(seen) < written[0] and time.perf_counter() < deadline:
+            catch_up(projection)
+            time.sleep(0.01)
+        return 0
+
+    written = [0]
+    reader_thread = threading.Thread(target=lambda: in_threads(1, reader))
+    reader_thread.start()
+    written[0] = in_threads(4, writer)
+    done.set()
+    reader_thread.join()
+    return {
+        "events": written[0],
+        "naive_reader_missed": written[0] - len(set(naive_seen)),
+        "naive_reader_missed_fraction": round(1 - len(set(naive_seen)) / written[0], 4),
+        "tailing_reader_missed": written[0] - len(set(seen)),
+        "tailing_reader_duplicates": len(seen) - len(set(seen)),
+    }
+
+
+def catch_up_events_per_second() -> dict[str, Any]:
+    from eventstore.store import StoredEvent
+    from eventstore.subscriptions import Projection, rebuild
+
+    class Count(Projection):
+        name = "bench-count"
+        count = 0
+
+        def handle(self, event: StoredEvent) -> None:
+            self.count += 1
+
+        def reset(self) -> None:
+            self.count = 0
+
+    projection = Count()
+    start = time.perf_counter()
+    handled = rebuild(projection)
+    return {
+        "catch_up_events": handled,
+        "catch_up_events_per_second": rate(handled, time.perf_counter() - start),
+    }
+
+
+# ---------------------------------------------------------------- service and HTTP figures
+
+
+def service_command_step() -> tuple[Callable[[int], int] | None, list[str]]:
+    """A step that sends one bid or play through the tables' application service."""
+    try:
+        from games.services import commands  # noqa: F401
+    except ImportError as exc:
+        return None, [f"service figures need games.services.commands ({exc})"]
+    return None, ["service benchmark not written yet"]
+
+
+def service_figures(seconds: float) -> dict[str, Any]:
+    """4-client service rate, HTTP rate and ledger rebuild rate (null when unavailable)."""
+    return {
+        "service_commands_per_second_4": None,
+        "http_commands_per_second": None,
+        "rebuild_events_per_second": None,
+    }
+
+
+# ---------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="duration of each timed run")
+    parser.add_argument("--keep-db", action="store_true", help="keep the scratch database")
+    parser.add_argument("--db-name", default=os.environ.get("SPADES_BENCH_DB_NAME", "spades_bench"))
+    args = parser.parse_args(argv)
+    if args.seconds <= 0:
+        parser.error("--seconds must be positive")
+
+    results: dict[str, Any] = {}
+    with scratch_database(args.db_name, args.keep_db) as (owner_url, app_url):
+        setup_django(owner_url, app_url)
+        log("raw insert+commit vs store append vs service command, 1 client, interleaved")
+        raw_step, close_raw = raw_insert_step(owner_url, app_url)
+        steps = {"raw_commits_per_second": raw_step}
+        steps["store_appends_per_second"] = store_append_step("bench-1")
+        service_step, service_notes = service_command_step()
+        if service_step is not None:
+            steps["service_commands_per_second"] = service_step
+        results.update(interleaved(steps, 3 * args.seconds))
+        close_raw()
+        raw = results["raw_commits_per_second"]
+        results["store_to_raw_ratio"] = round(results["store_appends_per_second"] / raw, 3)
+        log("store appends, 4 clients")
+        results["store_appends_per_second_4"] = store_appends_per_second_4(args.seconds)
+        log("out-of-order commits: naive vs tailing reader")
+        results.update(naive_reader_experiment(args.seconds))
+        log("services, HTTP and rebuild")
+        results.setdefault("service_commands_per_second", None)
+        results.update(service_figures(args.seconds))
+        if results["service_commands_per_second"]:
+            results["service_to_raw_ratio"] = round(results["service_commands_per_second"] / raw, 3)
+        log("catch-up read path")
+        results.update(catch_up_events_per_second())
+        results["targets"] = {
+            "service_to_raw_ratio_min": 0.5,
+            "rebuild_events_per_second_min": 50000,
+        }
+        results["machine"] = {
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "seconds_per_run": args.seconds,
+        }
+        if service_notes:
+            results["notes"] = service_notes
+    print(json.dumps(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -177,3 +177,9 @@ def test_legal_moves_while_bidding_include_blind_nil_only_when_allowed() -> None
     assert Move(BLIND_NIL, 1) not in legal_moves(state)  # east's team is ahead
     with pytest.raises(IllegalMove, match="'shout' is not a move"):
         apply_move(state, Move("shout", 1))
+
+
+def test_a_blind_nil_is_always_zero_tricks() -> None:
+    state = new_hand(BLIND, suit_per_seat(), 3, team_scores=(0, 200))
+    error = refused(lambda: place_bid(state, 0, 3, blind=True), "bad_bid")
+    assert error.message == "Blind nil is a bid of zero tricks."

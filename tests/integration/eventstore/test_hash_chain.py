@@ -225,3 +225,11 @@ def test_audit_digest_endpoint(client: Any) -> None:
     bad = client.get("/api/audit/digest?as_of=yesterday")
     assert bad.status_code == 400
     assert "as_of" in json.dumps(bad.json())
+
+
+def test_admin_lists_events_read_only(admin_client: Any, stream_prefix: str) -> None:
+    make_stream(f"{stream_prefix}-a")
+    listing = admin_client.get("/admin/eventstore/event/", {"q": f"{stream_prefix}-a"})
+    assert listing.status_code == 200
+    assert b"BidPlaced" in listing.content
+    assert admin_client.get("/admin/eventstore/event/add/").status_code == 403

@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db import connection
 from django.utils import timezone
 
 from games.live.streams import TABLE_STREAM_PREFIX
@@ -36,30 +35,30 @@ def bot_due_version(table_id: object) -> int | None:
 
 
 def overdue_bot_tables(overdue_seconds: float) -> list[tuple[str, int]]:
-    """(table id, version) of every table in play whose bot has been due for at least
-    ``overdue_seconds``: the time since the stream's last append (its head row)."""
+    """(table id, version) of every table in play whose bot has been due (the read model's
+    ``due_since``) for at least ``overdue_seconds``."""
     from games.models import Table
 
     cutoff = timezone.now() - dt.timedelta(seconds=overdue_seconds)
-    candidates = list(
-        Table.objects.filter(status=PLAYING, seat_to_act_kind=BOT).values_list("pk", "version")
-    )
-    if not candidates:
-        return []
-    streams = {stream_of_table(pk): (str(pk), int(version)) for pk, version in candidates}
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT stream_id, version FROM eventstore_stream "
-            "WHERE stream_id = ANY(%s) AND updated_at <= %s",
-            [list(streams), cutoff],
-        )
-        rows = cursor.fetchall()
-    overdue = []
-    for stream_id, version in rows:
-        table_id, read_version = streams[stream_id]
-        if int(version) == read_version:
-            overdue.append((table_id, read_version))
-    return overdue
+    rows = Table.objects.filter(
+        status=PLAYING, seat_to_act_kind=BOT, due_since__lte=cutoff
+    ).values_list("pk", "version")
+    return [(str(pk), int(version)) for pk, version in rows]
+
+
+def overdue_human_turns(now: dt.datetime | None = None) -> list[tuple[str, int, int]]:
+    """(table id, version, seat) of every table in play whose human seat to act has passed
+    its turn deadline (only tables with a turn timer have one)."""
+    from games.models import Table
+
+    rows = Table.objects.filter(
+        status=PLAYING,
+        seat_to_act_kind=HUMAN,
+        turn_deadline__isnull=False,
+        turn_deadline__lte=now or timezone.now(),
+        seat_to_act__isnull=False,
+    ).values_list("pk", "version", "seat_to_act")
+    return [(str(pk), int(version), int(seat)) for pk, version, seat in rows]
 
 
 def load_table_state(table_id: str) -> Any:
@@ -127,3 +126,20 @@ def is_stale_refusal(exc: BaseException) -> bool:
     if isinstance(exc, WrongExpectedVersion):
         return True
     return getattr(exc, "status", None) == 409
+
+
+def time_out_turn(
+    table_id: str, *, seat: int, expected_version: int, command_id: str, level: str
+) -> Any:
+    """The timeout command for ``seat`` (recorded as the table's timer)."""
+    from games.services import commands
+    from games.services.actors import SystemActor
+
+    return commands.time_out_turn(
+        table_id,
+        actor=SystemActor("timer"),
+        seat=seat,
+        expected_version=expected_version,
+        command_id=command_id,
+        level=level,
+    )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from games.engine.bidding import place_bid
 from games.engine.cards import FULL_DECK, cards_in, mask_of, parse_card
-from games.engine.hand import HandState, new_hand
+from games.engine.game import Game
+from games.engine.hand import BIDDING, COMPLETE, HandState, new_hand
+from games.engine.play import legal_cards, play_card
 from games.engine.rules import Rules
 from games.engine.seats import SEAT_NAMES
 
@@ -54,3 +56,32 @@ def playing(
         seat = (dealer + offset) & 3
         place_bid(state, seat, bids[seat])
     return state
+
+
+# North leads first when west deals.  East holds only hearts; south one club, the ace of
+# diamonds and the spades below the king; west the other clubs and the ace and king of spades.
+TRUMP_DEAL = deal_of(
+    north="2C 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
+    east="AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
+    south="3C AD 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS",
+)
+
+
+def scripted_game(
+    rules: Rules,
+    dealer: int,
+    dealt: list[int],
+    bids: tuple[int, ...],
+    opening: tuple[str, ...] = (),
+) -> Game:
+    """One hand: bids north first, the opening cards as written, then the lowest legal card."""
+    game = Game(rules, dealer)
+    state = game.start_hand(dealt)
+    while state.phase == BIDDING:
+        place_bid(state, state.turn, bids[state.turn])
+    for name in opening:
+        play_card(state, state.turn, parse_card(name))
+    while state.phase != COMPLETE:
+        play_card(state, state.turn, legal_cards(state)[0])
+    game.score_if_complete()
+    return game

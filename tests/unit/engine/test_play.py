@@ -18,15 +18,8 @@ from games.engine.play import (
 from games.engine.rules import Rules
 from games.engine.seats import EAST, NORTH, SOUTH, WEST
 
-from .deals import STANDARD, deal_of, playing, suit_per_seat
+from .deals import STANDARD, TRUMP_DEAL, deal_of, playing, suit_per_seat
 
-# North leads first (west deals).  East holds only hearts; south one club and the
-# spades below the king; west the other clubs and the ace and king of spades.
-TRUMP_DEAL = deal_of(
-    north="2C 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
-    east="AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
-    south="3C AD 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS",
-)
 NO_BREAK = Rules(breaking_spades=False)
 
 

@@ -125,9 +125,9 @@ def check_scores(game: Game) -> None:
     for state, result in zip(game.hands, game.ledger.hands, strict=True):
         for seat in range(4):
             if state.blind[seat]:
-                team = team_of(seat)
+                side = team_of(seat)
                 assert rules.blind_nil
-                assert totals[1 - team] - totals[team] >= rules.blind_nil_min_deficit
+                assert totals[1 - side] - totals[side] >= rules.blind_nil_min_deficit
             assert state.bids[seat] >= (0 if rules.nil else 1)
         for team in result.teams:
             part = team.breakdown()

@@ -7,11 +7,6 @@ from typing import Any
 
 import pytest
 
-from games.engine.bidding import place_bid
-from games.engine.cards import parse_card
-from games.engine.game import Game
-from games.engine.hand import BIDDING, COMPLETE
-from games.engine.play import legal_cards, play_card
 from games.engine.record import (
     RecordError,
     parse_record,
@@ -22,35 +17,10 @@ from games.engine.record import (
 from games.engine.rules import Rules, rules_from_spec
 from games.engine.seats import EAST, WEST
 
-from .deals import deal_of, suit_per_seat
+from .deals import TRUMP_DEAL, scripted_game, suit_per_seat
 from .random_play import play_random_game
 
-TRUMP_DEAL = deal_of(
-    north="2C 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
-    east="AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
-    south="3C AD 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS",
-)
 BLIND_AT_ONCE = rules_from_spec({"blind_nil": True, "blind_nil_min_deficit": 0})
-
-
-def scripted_game(
-    rules: Rules,
-    dealer: int,
-    dealt: list[int],
-    bids: tuple[int, ...],
-    opening: tuple[str, ...] = (),
-) -> Game:
-    """One hand: bids north first, the opening cards as written, then the lowest legal card."""
-    game = Game(rules, dealer)
-    state = game.start_hand(dealt)
-    while state.phase == BIDDING:
-        place_bid(state, state.turn, bids[state.turn])
-    for name in opening:
-        play_card(state, state.turn, parse_card(name))
-    while state.phase != COMPLETE:
-        play_card(state, state.turn, legal_cards(state)[0])
-    game.score_if_complete()
-    return game
 
 
 def random_record(rules: Rules = BLIND_AT_ONCE, seed: str = "record", hands: int = 3) -> Any:

@@ -21,8 +21,7 @@ from games.engine.record import record_from_game
 from games.engine.rules import Rules
 from games.engine.seats import EAST, WEST
 
-from .deals import suit_per_seat
-from .test_record import TRUMP_DEAL, scripted_game
+from .deals import TRUMP_DEAL, scripted_game, suit_per_seat
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -33,8 +33,9 @@ def north_south(
 
 def parts_add_up(team: TeamHandScore) -> bool:
     part = team.breakdown()
-    return team.hand_score == (
-        part["contract_points"] + part["bag_points"] + part["nil_points"] + part["bag_penalty"]
+    return bool(
+        team.hand_score
+        == part["contract_points"] + part["bag_points"] + part["nil_points"] + part["bag_penalty"]
     )
 
 

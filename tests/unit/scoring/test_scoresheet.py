@@ -7,12 +7,12 @@ import pytest
 
 from scoring.core.scoresheet import ScoresheetError, score_scoresheet
 
-HAND = {
+HAND: dict[str, Any] = {
     "bids": {"north": 4, "east": "nil", "south": 3, "west": 5},
     "tricks": {"north": 5, "east": 0, "south": 4, "west": 4},
 }
 # Each team bids 13 between them and north-south take every trick: east-west are set.
-SWEEP = {
+SWEEP: dict[str, Any] = {
     "bids": {"north": 6, "east": 6, "south": 7, "west": 7},
     "tricks": {"north": 6, "east": 0, "south": 7, "west": 0},
 }

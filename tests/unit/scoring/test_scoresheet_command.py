@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 REPO = Path(__file__).resolve().parents[3]
-SHEET = {
+SHEET: dict[str, Any] = {
     "rules": "standard",
     "hands": [
         {

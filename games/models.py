@@ -1,3 +1,87 @@
-# Django models of the games app. The pure rules live elsewhere and import nothing from Django.
+"""Read models of the games app: the table row (updated with every append) and its secret.
 
-from django.db import models  # noqa: F401
+The truth is the table's event stream (``eventstore``); :class:`Table` is a denormalised
+copy the command services update in the same transaction as each append, so lists, bot
+dispatch and timers can query it.  Never write it elsewhere.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Table(models.Model):
+    """One table's current state, as of stream ``version``."""
+
+    STATUS_CHOICES = [("lobby", "lobby"), ("playing", "playing"), ("finished", "finished")]
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default="lobby")
+    rules = models.JSONField(help_text="The full rules snapshot the table was created with.")
+    preset_name = models.CharField(max_length=100, null=True, blank=True)
+    preset_version = models.PositiveIntegerField(null=True, blank=True)
+    # [{"seat": "north", "kind": "human"|"bot", "level": ..., "user_id": ..., "username": ...,
+    #   "controller": "human"|"bot"}, ...] in seat order.
+    seats = models.JSONField(default=list)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    turn_timer_seconds = models.PositiveIntegerField(null=True, blank=True)
+    hand_number = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=16, null=True, blank=True)
+    # The seat the table waits for (0 north .. 3 west), who plays it, and at what level.
+    seat_to_act = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat_to_act_kind = models.CharField(max_length=8, null=True, blank=True)
+    seat_to_act_level = models.CharField(max_length=8, null=True, blank=True)
+    # Every seat the table waits for (several while blind nil cards are passed).
+    acting_seats = models.JSONField(default=list)
+    due_since = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    totals = models.JSONField(default=dict)
+    bags = models.JSONField(default=dict)
+    winner = models.CharField(max_length=16, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "seat_to_act_kind"], name="games_table_acting"),
+            models.Index(fields=["turn_deadline"], name="games_table_deadline"),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.id} ({self.status}, v{self.version})"
+
+    @property
+    def stream_id(self) -> str:
+        """The id of this table's event stream."""
+        return stream_id_of(self.id)
+
+
+def stream_id_of(table_id: uuid.UUID | str) -> str:
+    """The event stream of a table."""
+    return f"table-{table_id}"
+
+
+class TableSecret(models.Model):
+    """The secret deal seed of a table's game, kept outside the stream until revealed.
+
+    Written once when the game starts; the running role may only SELECT and INSERT it
+    (migration 0002), so not even the application can swap a seed after committing to it.
+    """
+
+    table = models.OneToOneField(Table, primary_key=True, on_delete=models.PROTECT)
+    seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "games_table_secret"
+
+    def __str__(self) -> str:
+        return f"secret of table {self.table_id}"

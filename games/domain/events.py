@@ -1,0 +1,307 @@
+"""The events of a table's stream: names, schema versions, payload builders and checks.
+
+Events are past-tense facts that hold *inputs* only: who sat where, the deck order of each
+deal, every bid, pass and card.  Tricks, scores and winners are derived by folding the
+events through the engine (``games.domain.table``), never stored.  Payloads use the
+written forms of the game-record format: seats ``"north"``..``"west"``, cards ``"AS"``,
+bids ``0..13`` / ``"nil"`` / ``"blind_nil"``.  Every event is listed in ``docs/events.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.bidding import bid_label
+from games.engine.cards import card_name
+from games.engine.seats import SEAT_NAMES
+
+TABLE_CREATED = "TableCreated"
+SEAT_TAKEN = "SeatTaken"
+SEAT_LEFT = "SeatLeft"
+GAME_STARTED = "GameStarted"
+DEAL_COMMITTED = "DealCommitted"
+HAND_DEALT = "HandDealt"
+CARDS_LOOKED = "CardsLooked"
+BID_PLACED = "BidPlaced"
+CARDS_PASSED = "CardsPassed"
+CARD_PLAYED = "CardPlayed"
+TURN_TIMED_OUT = "TurnTimedOut"
+SEAT_HANDED_TO_BOT = "SeatHandedToBot"
+SEAT_TAKEN_BACK = "SeatTakenBack"
+DEAL_SEED_REVEALED = "DealSeedRevealed"
+
+#: The current schema version of every event type (bump on an incompatible payload change
+#: and teach the fold to read both).
+SCHEMA_VERSIONS: dict[str, int] = {
+    TABLE_CREATED: 1,
+    SEAT_TAKEN: 1,
+    SEAT_LEFT: 1,
+    GAME_STARTED: 1,
+    DEAL_COMMITTED: 1,
+    HAND_DEALT: 1,
+    CARDS_LOOKED: 1,
+    BID_PLACED: 1,
+    CARDS_PASSED: 1,
+    CARD_PLAYED: 1,
+    TURN_TIMED_OUT: 1,
+    SEAT_HANDED_TO_BOT: 1,
+    SEAT_TAKEN_BACK: 1,
+    DEAL_SEED_REVEALED: 1,
+}
+EVENT_TYPES: tuple[str, ...] = tuple(SCHEMA_VERSIONS)
+
+#: How a deal commitment is computed and how decks derive from the seed (docs/tables.md).
+COMMITMENT_SCHEME = "sha256(seed-utf8)"
+SHUFFLE_SCHEME = "shuffled_deck(seed, hand_number): SHA-256 counter-mode Fisher-Yates"
+
+SEAT_KINDS = ("human", "bot")
+BOT_LEVELS = ("easy", "normal", "hard")
+HANDOVER_REASONS = ("player", "timeout")
+
+
+class EventSchemaError(ValueError):
+    """A payload that does not match its event type's schema."""
+
+
+@dataclass(frozen=True, slots=True)
+class DomainEvent:
+    """An event before it is stored: type, payload and schema version."""
+
+    type: str
+    data: dict[str, Any]
+    schema_version: int = 1
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def _event(type_: str, data: dict[str, Any]) -> DomainEvent:
+    validate_payload(type_, SCHEMA_VERSIONS[type_], data)
+    return DomainEvent(type_, data, SCHEMA_VERSIONS[type_])
+
+
+# ---------------------------------------------------------------- builders
+
+
+def table_created(
+    *,
+    rules: Mapping[str, Any],
+    preset_name: str | None,
+    preset_version: int | None,
+    seats: Mapping[str, Mapping[str, Any]],
+    turn_timer_seconds: int | None,
+    created_by: int | None,
+) -> DomainEvent:
+    """The table's birth: the full rules snapshot, the preset it came from, the seats."""
+    return _event(
+        TABLE_CREATED,
+        {
+            "rules": dict(rules),
+            "preset": {"name": preset_name, "version": preset_version},
+            "seats": {name: dict(seats[name]) for name in SEAT_NAMES},
+            "turn_timer_seconds": turn_timer_seconds,
+            "created_by": created_by,
+        },
+    )
+
+
+def seat_taken(seat: int, user_id: int) -> DomainEvent:
+    """A player sat down."""
+    return _event(SEAT_TAKEN, {"seat": SEAT_NAMES[seat], "user_id": user_id})
+
+
+def seat_left(seat: int, user_id: int) -> DomainEvent:
+    """A player stood up before the game started."""
+    return _event(SEAT_LEFT, {"seat": SEAT_NAMES[seat], "user_id": user_id})
+
+
+def game_started(first_dealer: int) -> DomainEvent:
+    """Play begins; ``first_dealer`` deals hand 1."""
+    return _event(GAME_STARTED, {"first_dealer": SEAT_NAMES[first_dealer]})
+
+
+def deal_committed(commitment: str) -> DomainEvent:
+    """The hash of the secret seed every deal of this game derives from."""
+    return _event(
+        DEAL_COMMITTED,
+        {"commitment": commitment, "scheme": COMMITMENT_SCHEME, "shuffle": SHUFFLE_SCHEME},
+    )
+
+
+def hand_dealt(hand_number: int, dealer: int, deck: list[int]) -> DomainEvent:
+    """A deal: the whole deck order, dealt one card at a time from the dealer's left."""
+    return _event(
+        HAND_DEALT,
+        {
+            "hand_number": hand_number,
+            "dealer": SEAT_NAMES[dealer],
+            "deck": [card_name(card) for card in deck],
+        },
+    )
+
+
+def cards_looked(hand_number: int, seat: int) -> DomainEvent:
+    """A seat that could still bid blind nil looked at its cards."""
+    return _event(CARDS_LOOKED, {"hand_number": hand_number, "seat": SEAT_NAMES[seat]})
+
+
+def bid_placed(hand_number: int, seat: int, tricks: int, blind: bool) -> DomainEvent:
+    """A bid: 0-13, ``"nil"`` or ``"blind_nil"``."""
+    return _event(
+        BID_PLACED,
+        {"hand_number": hand_number, "seat": SEAT_NAMES[seat], "bid": bid_label(tricks, blind)},
+    )
+
+
+def cards_passed(hand_number: int, seat: int, cards: list[int]) -> DomainEvent:
+    """Two cards given to partner after a blind nil bid."""
+    return _event(
+        CARDS_PASSED,
+        {
+            "hand_number": hand_number,
+            "seat": SEAT_NAMES[seat],
+            "cards": [card_name(card) for card in cards],
+        },
+    )
+
+
+def card_played(hand_number: int, seat: int, card: int) -> DomainEvent:
+    """A card played to the current trick."""
+    return _event(
+        CARD_PLAYED, {"hand_number": hand_number, "seat": SEAT_NAMES[seat], "card": card_name(card)}
+    )
+
+
+def turn_timed_out(hand_number: int, seat: int, phase: str) -> DomainEvent:
+    """The turn timer ran out on ``seat``."""
+    return _event(
+        TURN_TIMED_OUT, {"hand_number": hand_number, "seat": SEAT_NAMES[seat], "phase": phase}
+    )
+
+
+def seat_handed_to_bot(seat: int, level: str, reason: str) -> DomainEvent:
+    """A bot plays the seat from now on (its player asked, or the timer ran out)."""
+    return _event(SEAT_HANDED_TO_BOT, {"seat": SEAT_NAMES[seat], "level": level, "reason": reason})
+
+
+def seat_taken_back(seat: int, user_id: int) -> DomainEvent:
+    """The seat's player plays it again."""
+    return _event(SEAT_TAKEN_BACK, {"seat": SEAT_NAMES[seat], "user_id": user_id})
+
+
+def deal_seed_revealed(seed: str) -> DomainEvent:
+    """The game is over: the seed behind every deal, so anyone can check them."""
+    return _event(DEAL_SEED_REVEALED, {"seed": seed})
+
+
+# ---------------------------------------------------------------- validation
+
+_CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat(value: object) -> bool:
+    return value in SEAT_NAMES
+
+
+def _hand_number(value: object) -> bool:
+    return _is_int(value) and value >= 1  # type: ignore[operator]
+
+
+def _cards(count: int) -> Callable[[object], bool]:
+    def check(value: object) -> bool:
+        return (
+            isinstance(value, list)
+            and len(value) == count
+            and all(isinstance(card, str) and _CARD.match(card) for card in value)
+            and len(set(value)) == count
+        )
+
+    return check
+
+
+def _bid(value: object) -> bool:
+    return value in ("nil", "blind_nil") or (_is_int(value) and 0 <= value <= 13)  # type: ignore[operator]
+
+
+def _seat_config(value: object) -> bool:
+    if not isinstance(value, dict) or set(value) != set(SEAT_NAMES):
+        return False
+    for config in value.values():
+        if not isinstance(config, dict) or config.get("kind") not in SEAT_KINDS:
+            return False
+        if config["kind"] == "bot" and config.get("level") not in BOT_LEVELS:
+            return False
+    return True
+
+
+def _optional_int(value: object) -> bool:
+    return value is None or _is_int(value)
+
+
+def _preset(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {"name", "version"}
+        and (value["name"] is None or isinstance(value["name"], str))
+        and _optional_int(value["version"])
+    )
+
+
+_SCHEMAS: dict[tuple[str, int], dict[str, Callable[[object], bool]]] = {
+    (TABLE_CREATED, 1): {
+        "rules": lambda v: isinstance(v, dict),
+        "preset": _preset,
+        "seats": _seat_config,
+        "turn_timer_seconds": lambda v: v is None or (_is_int(v) and v > 0),  # type: ignore[operator]
+        "created_by": _optional_int,
+    },
+    (SEAT_TAKEN, 1): {"seat": _seat, "user_id": _is_int},
+    (SEAT_LEFT, 1): {"seat": _seat, "user_id": _is_int},
+    (GAME_STARTED, 1): {"first_dealer": _seat},
+    (DEAL_COMMITTED, 1): {
+        "commitment": lambda v: isinstance(v, str) and bool(_HEX64.match(v)),
+        "scheme": lambda v: v == COMMITMENT_SCHEME,
+        "shuffle": lambda v: isinstance(v, str),
+    },
+    (HAND_DEALT, 1): {"hand_number": _hand_number, "dealer": _seat, "deck": _cards(52)},
+    (CARDS_LOOKED, 1): {"hand_number": _hand_number, "seat": _seat},
+    (BID_PLACED, 1): {"hand_number": _hand_number, "seat": _seat, "bid": _bid},
+    (CARDS_PASSED, 1): {"hand_number": _hand_number, "seat": _seat, "cards": _cards(2)},
+    (CARD_PLAYED, 1): {"hand_number": _hand_number, "seat": _seat, "card": _cards(1)},
+    (TURN_TIMED_OUT, 1): {
+        "hand_number": _hand_number,
+        "seat": _seat,
+        "phase": lambda v: v in ("bidding", "passing", "playing"),
+    },
+    (SEAT_HANDED_TO_BOT, 1): {
+        "seat": _seat,
+        "level": lambda v: v in BOT_LEVELS,
+        "reason": lambda v: v in HANDOVER_REASONS,
+    },
+    (SEAT_TAKEN_BACK, 1): {"seat": _seat, "user_id": _is_int},
+    (DEAL_SEED_REVEALED, 1): {"seed": lambda v: isinstance(v, str) and v != ""},
+}
+
+
+def validate_payload(type_: str, schema_version: int, data: Mapping[str, Any]) -> None:
+    """Refuse a payload that does not match its schema (exact field set, field shapes)."""
+    schema = _SCHEMAS.get((type_, schema_version))
+    if schema is None:
+        raise EventSchemaError(f"Unknown event {type_} v{schema_version}.")
+    if set(data) != set(schema):
+        raise EventSchemaError(
+            f"{type_} v{schema_version} needs fields {sorted(schema)}, got {sorted(data)}."
+        )
+    for name, check in schema.items():
+        value = data[name]
+        # CardPlayed carries one card as a string; reuse the list check on it.
+        if type_ == CARD_PLAYED and name == "card":
+            value = [value]
+        if not check(value):
+            raise EventSchemaError(f"{type_} v{schema_version}: bad {name} {data[name]!r}.")

@@ -1,0 +1,1 @@
+"""Application services of the tables: commands, loading state, read model, export."""

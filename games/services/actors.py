@@ -1,0 +1,56 @@
+"""Who sends a command: a Django user, a bot, or the system (the turn timer)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.domain.decisions import BOT_ACTOR, SYSTEM, USER, ActorRef
+
+
+@dataclass(frozen=True)
+class BotActor:
+    """A bot moving for a seat a bot plays; recorded in the event metadata."""
+
+    level: str
+    strategy_version: str
+    seed: int | str | None = None
+
+
+@dataclass(frozen=True)
+class SystemActor:
+    """The platform itself, e.g. ``SystemActor("timer")`` for turn timeouts."""
+
+    name: str = "timer"
+
+
+Actor = Any  # a Django user, BotActor, SystemActor, or None/AnonymousUser
+
+
+def actor_ref(actor: Actor) -> ActorRef:
+    """The domain's view of an actor (anonymous users get no rights)."""
+    if isinstance(actor, BotActor):
+        return ActorRef(BOT_ACTOR, name=actor.level)
+    if isinstance(actor, SystemActor):
+        return ActorRef(SYSTEM, name=actor.name)
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return ActorRef("anonymous")
+    return ActorRef(USER, user_id=actor.pk, is_staff=bool(getattr(actor, "is_staff", False)))
+
+
+def actor_metadata(actor: Actor) -> dict[str, Any]:
+    """What the event metadata says about the actor."""
+    if isinstance(actor, BotActor):
+        return {
+            "actor": {
+                "kind": "bot",
+                "level": actor.level,
+                "strategy_version": actor.strategy_version,
+                "seed": actor.seed,
+            }
+        }
+    if isinstance(actor, SystemActor):
+        return {"actor": {"kind": "system", "name": actor.name}}
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return {"actor": {"kind": "anonymous"}}
+    return {"actor": {"kind": "user", "user_id": actor.pk}}

@@ -1,0 +1,98 @@
+"""Writing the :class:`games.models.Table` row from a folded state (same transaction)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games.domain.table import HUMAN, TableState
+from games.engine.seats import SEAT_NAMES, TEAM_NAMES
+from games.models import Table
+
+
+def _usernames(user_ids: list[int]) -> dict[int, str]:
+    if not user_ids:
+        return {}
+    User = get_user_model()
+    return dict(User.objects.filter(pk__in=user_ids).values_list("pk", User.USERNAME_FIELD))
+
+
+def seat_rows(state: TableState, usernames: dict[int, str] | None = None) -> list[dict[str, Any]]:
+    """The seats as the read model and views show them."""
+    players = [p for p in state.players if p is not None]
+    names = usernames if usernames is not None else _usernames(players)
+    rows = []
+    for seat in range(4):
+        user_id = state.players[seat]
+        rows.append(
+            {
+                "seat": SEAT_NAMES[seat],
+                "kind": state.seat_kinds[seat],
+                "level": state.seat_levels[seat],
+                "user_id": user_id,
+                "username": names.get(user_id) if user_id is not None else None,
+                "controller": state.controller(seat),
+                "bot_level": state.bot_level(seat),
+            }
+        )
+    return rows
+
+
+def read_model_fields(
+    state: TableState, last_recorded_at: datetime, with_seats: bool = True
+) -> dict[str, Any]:
+    """Every column of the table row that follows from the state (seats when asked)."""
+    acting = state.acting_seats()
+    seat = acting[0] if acting else None
+    kind = state.controller(seat) if seat is not None else None
+    deadline = None
+    if seat is not None and state.turn_timer_seconds and kind == HUMAN:
+        deadline = last_recorded_at + timedelta(seconds=state.turn_timer_seconds)
+    totals = state.team_totals()
+    bags = state.team_bags()
+    winner = None
+    if state.game is not None and state.game.ledger.winner is not None:
+        winner = TEAM_NAMES[state.game.ledger.winner]
+    fields: dict[str, Any] = {
+        "version": state.version,
+        "status": state.status,
+        "hand_number": state.hand_number,
+        "phase": state.phase,
+        "seat_to_act": seat,
+        "seat_to_act_kind": kind,
+        "seat_to_act_level": state.bot_level(seat) if seat is not None else None,
+        "acting_seats": acting,
+        "due_since": last_recorded_at if seat is not None else None,
+        "turn_deadline": deadline,
+        "totals": {TEAM_NAMES[t]: totals[t] for t in (0, 1)},
+        "bags": {TEAM_NAMES[t]: bags[t] for t in (0, 1)},
+        "winner": winner,
+    }
+    if with_seats:
+        fields["seats"] = seat_rows(state)
+    return fields
+
+
+def create_row(table_id: uuid.UUID, state: TableState, last_recorded_at: datetime) -> Table:
+    """Insert the read model row of a new table."""
+    return Table.objects.create(
+        id=table_id,
+        rules=state.rules_snapshot,
+        preset_name=state.preset_name,
+        preset_version=state.preset_version,
+        created_by_id=state.created_by,
+        turn_timer_seconds=state.turn_timer_seconds,
+        **read_model_fields(state, last_recorded_at),
+    )
+
+
+def update_row(
+    table_id: uuid.UUID, state: TableState, last_recorded_at: datetime, seats_changed: bool
+) -> None:
+    """Bring the row up to ``state`` (one UPDATE; seat names are looked up only if needed)."""
+    fields = read_model_fields(state, last_recorded_at, with_seats=seats_changed)
+    Table.objects.filter(id=table_id).update(updated_at=timezone.now(), **fields)

@@ -1,0 +1,1 @@
+"""Application services of the scoring app (presets, rescoring)."""

@@ -12,14 +12,15 @@ and all but the first find the version moved: :class:`WrongExpectedVersion`. The
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import orjson
+import psycopg
 from django.db import connection, transaction
 
 from eventstore.hashing import (
@@ -135,14 +136,10 @@ class AppendOutsideTransaction(RuntimeError):
 
 # ---------------------------------------------------------------- SQL
 
-# recorded_at as integer microseconds since the epoch: exact, and far cheaper to turn into
-# a datetime than the timestamptz text (rebuilds read every event).
-RECORDED_AT_MICROS = "(extract(epoch FROM recorded_at) * 1000000)::bigint"
 EVENT_COLUMNS = (
     "stream_id, version, position, type, schema_version, data, metadata, "
-    f"{RECORDED_AT_MICROS}, hash, prev_hash"
+    "recorded_at, hash, prev_hash"
 )
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 HEAD_SQL = """
 SELECT
@@ -179,7 +176,7 @@ SELECT head.stream_id, v.version, v.type, v.schema_version, v.data, v.metadata,
        (VALUES {rows}) AS v(version, type, schema_version, data, metadata, command_id,
                             hash, prev_hash)
  ORDER BY v.version
-RETURNING position, version, (extract(epoch FROM recorded_at) * 1000000)::bigint
+RETURNING position, version, recorded_at
 """
 
 ROW_PLACEHOLDERS = "(%s::int, %s::text, %s::int, %s::jsonb, %s::jsonb, %s::text, %s, %s)"
@@ -232,10 +229,21 @@ def _json(value: Any) -> Any:
     return orjson.loads(value) if isinstance(value, str | bytes) else value
 
 
-@functools.lru_cache(maxsize=4096)
-def _recorded_at(micros: int) -> datetime:
-    # Cached: the events of one transaction share their recorded_at.
-    return EPOCH + timedelta(microseconds=micros)
+# psycopg's C timestamptz loader. Django installs a Python subclass on its connections
+# (to pin the time zone, which it also sets as the session's TimeZone); on the cursors that
+# read events we put the C one back: rebuilds read every event (about 5x cheaper per row).
+_TIMESTAMPTZ_LOADER = psycopg.adapters.get_loader(
+    psycopg.postgres.types["timestamptz"].oid, psycopg.pq.Format.TEXT
+)
+
+
+@contextmanager
+def event_cursor(chunked: bool = False) -> Iterator[Any]:
+    """A cursor on Django's default connection tuned for reading events."""
+    with connection.chunked_cursor() if chunked else connection.cursor() as cursor:
+        if _TIMESTAMPTZ_LOADER is not None and hasattr(cursor.cursor, "adapters"):
+            cursor.cursor.adapters.register_loader("timestamptz", _TIMESTAMPTZ_LOADER)
+        yield cursor
 
 
 _new_event = object.__new__
@@ -247,7 +255,18 @@ def _stored(row: Sequence[Any]) -> StoredEvent:
     Fills the frozen dataclass's __dict__ directly: the generated __init__ sets each field
     through object.__setattr__, and this is the hot path of every rebuild (about 2x).
     """
-    stream_id, version, position, type_, schema_version, data, metadata, micros, hash_, prev = row
+    (
+        stream_id,
+        version,
+        position,
+        type_,
+        schema_version,
+        data,
+        metadata,
+        recorded_at,
+        hash_,
+        prev,
+    ) = row
     event = _new_event(StoredEvent)
     event.__dict__.update(
         stream_id=stream_id,
@@ -257,7 +276,7 @@ def _stored(row: Sequence[Any]) -> StoredEvent:
         schema_version=schema_version,
         data=_json(data),
         metadata=_json(metadata),
-        recorded_at=_recorded_at(micros),
+        recorded_at=recorded_at,
         hash=hash_,
         prev_hash=prev,
     )
@@ -314,7 +333,7 @@ def append(
     batch = [_normalised(new, command_id) for new in events]
     _require_atomic()
 
-    with connection.cursor() as cursor:
+    with event_cursor() as cursor:
         cursor.execute(HEAD_SQL, {"stream": stream_id, "command": command_id})
         current, head_hash, command_version = cursor.fetchone()
         if command_version is not None:
@@ -387,7 +406,7 @@ def append(
             schema_version=schema_version,
             data=data,
             metadata=metadata,
-            recorded_at=_recorded_at(recorded_at),
+            recorded_at=recorded_at,
             hash=this_hash,
             prev_hash=previous,
         )
@@ -417,7 +436,7 @@ def read_stream(
     if limit is not None:
         sql += " LIMIT %s"
         params.append(limit)
-    with connection.cursor() as cursor:
+    with event_cursor() as cursor:
         cursor.execute(sql, params)
         return [_stored(row) for row in cursor.fetchall()]
 
@@ -425,7 +444,7 @@ def read_stream(
 def read_all(after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
     """Committed events in position order (for tools and tests; projections should use
     :func:`eventstore.subscriptions.catch_up`, which never skips late commits)."""
-    with connection.cursor() as cursor:
+    with event_cursor() as cursor:
         cursor.execute(
             f"SELECT {EVENT_COLUMNS} FROM eventstore_event WHERE position > %s "
             "ORDER BY position LIMIT %s",
@@ -554,7 +573,7 @@ def iter_streams(stream_id: str | None = None, chunk: int = 2000) -> Iterator[li
     if stream_id is not None:
         yield read_stream(stream_id)
         return
-    with transaction.atomic(), connection.chunked_cursor() as cursor:
+    with transaction.atomic(), event_cursor(chunked=True) as cursor:
         cursor.execute(f"SELECT {EVENT_COLUMNS} FROM eventstore_event ORDER BY stream_id, version")
         current: list[StoredEvent] = []
         while rows := cursor.fetchmany(chunk):

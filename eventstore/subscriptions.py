@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from django.db import connection, transaction
 
-from eventstore.store import EVENT_COLUMNS, StoredEvent, _stored
+from eventstore.store import EVENT_COLUMNS, StoredEvent, _stored, event_cursor
 
 __all__ = [
     "Projection",
@@ -125,13 +125,15 @@ SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint, last_tx_id, last_p
 """
 
 BATCH_SQL = f"""
-SELECT {EVENT_COLUMNS}, tx_id::text::bigint
+SELECT {EVENT_COLUMNS}
   FROM eventstore_event
  WHERE tx_id < %s::text::xid8
    AND (tx_id, position) > (%s::text::xid8, %s)
  ORDER BY tx_id, position
  LIMIT %s
 """
+
+LAST_TX_SQL = "SELECT tx_id::text::bigint FROM eventstore_event WHERE position = %s"
 
 SAVE_SQL = """
 UPDATE eventstore_checkpoint SET last_tx_id = %s, last_position = %s, updated_at = now()
@@ -140,7 +142,7 @@ UPDATE eventstore_checkpoint SET last_tx_id = %s, last_position = %s, updated_at
 
 
 def _catch_up_batch(projection: Projection, batch_size: int) -> int:
-    with transaction.atomic(), connection.cursor() as cursor:
+    with transaction.atomic(), event_cursor() as cursor:
         cursor.execute(LOCK_SQL, [projection.name])
         bound, last_tx, last_position = cursor.fetchone()
         if (last_tx, last_position) >= (bound, 0):
@@ -149,9 +151,11 @@ def _catch_up_batch(projection: Projection, batch_size: int) -> int:
         rows = cursor.fetchall()
         if not rows:
             return 0
-        projection.handle_batch([_stored(row[:10]) for row in rows])
-        last = rows[-1]
-        cursor.execute(SAVE_SQL, [last[10], last[2], projection.name])
+        events = [_stored(row) for row in rows]
+        projection.handle_batch(events)
+        last_position = events[-1].position
+        cursor.execute(LAST_TX_SQL, [last_position])
+        cursor.execute(SAVE_SQL, [cursor.fetchone()[0], last_position, projection.name])
         return len(rows)
 
 

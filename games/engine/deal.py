@@ -10,11 +10,13 @@ algorithm is written out in ``docs/formats.md``.
 from __future__ import annotations
 
 import hashlib
+import struct
 
 from .cards import DECK_SIZE, mask_of
 from .seats import left_of
 
 HAND_SIZE = 13
+_EIGHT_WORDS = struct.Struct(">8I")
 
 
 class DealError(ValueError):
@@ -27,16 +29,15 @@ class _SeedStream:
     def __init__(self, seed: bytes, hand_number: int) -> None:
         self._prefix = seed + b"|" + str(hand_number).encode() + b"|"
         self._counter = 0
-        self._buffer = b""
+        self._words: list[int] = []
 
     def _next_u32(self) -> int:
-        if len(self._buffer) < 4:
+        if not self._words:
             block = hashlib.sha256(self._prefix + str(self._counter).encode()).digest()
             self._counter += 1
-            self._buffer += block
-        value = int.from_bytes(self._buffer[:4], "big")
-        self._buffer = self._buffer[4:]
-        return value
+            # The block's eight big-endian words, reversed so pop() takes them in order.
+            self._words = list(_EIGHT_WORDS.unpack(block))[::-1]
+        return self._words.pop()
 
     def below(self, bound: int) -> int:
         """A uniform integer in ``[0, bound)``."""

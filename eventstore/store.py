@@ -474,7 +474,7 @@ def stream_head(stream_id: str) -> tuple[int, str] | None:
 def _digest_bound(cursor: Any, as_of: int | None) -> int:
     if as_of is not None:
         return as_of
-    cursor.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
+    cursor.execute("SELECT eventstore_safe_tx_bound()::text::bigint")
     return int(cursor.fetchone()[0])
 
 
@@ -482,7 +482,8 @@ def stream_heads(as_of: int | None = None) -> list[tuple[str, int, str]]:
     """``(stream_id, version, hash)`` of every stream's head, sorted by stream id.
 
     Counts only events of transactions below the transaction-id bound ``as_of`` (default:
-    the current snapshot's xmin), so the result for a given bound never changes later.
+    ``eventstore_safe_tx_bound()``, below which every transaction that could write events
+    has finished), so the result for a given bound never changes later.
     """
     return _heads_and_count(as_of)[1]
 

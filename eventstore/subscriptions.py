@@ -3,11 +3,12 @@
 Why transaction ids: positions come from a sequence when a row is inserted, but
 transactions commit in any order, so position 11 can become visible before position 10.
 A reader that keeps ``position > last`` skips 10 for ever. Instead we read only events of
-transactions below the current snapshot's ``xmin`` — every such transaction has finished,
-and any transaction that can still commit has an id at or above it — in ``(tx_id,
-position)`` order, and keep ``(tx_id, position)`` as the checkpoint. Nothing that commits
-later can sort below the checkpoint. Writers never wait for each other or for readers;
-a long-running transaction anywhere in the cluster only delays delivery. See
+transactions below a bound — the current snapshot's oldest running transaction of *this*
+database (``eventstore_safe_tx_bound()``, migration 0002) — in ``(tx_id, position)``
+order, and keep ``(tx_id, position)`` as the checkpoint. Every transaction below the bound
+that could write events has finished, and any that can still commit sorts above it, so
+nothing can appear behind the checkpoint later. Writers never wait for each other or for
+readers; a long-running transaction in this database only delays delivery. See
 docs/eventstore.md.
 """
 
@@ -120,7 +121,7 @@ def checkpoint_of(name: str) -> tuple[int, int]:
 # The bound is taken from the statement's snapshot, before this transaction has an id of
 # its own (locking the checkpoint row assigns one), so our own id never holds it back.
 LOCK_SQL = """
-SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint, last_tx_id, last_position
+SELECT eventstore_safe_tx_bound()::text::bigint, last_tx_id, last_position
   FROM eventstore_checkpoint WHERE name = %s FOR UPDATE
 """
 

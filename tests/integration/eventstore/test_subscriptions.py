@@ -6,9 +6,12 @@ import random
 import threading
 import time
 from collections import Counter
+from typing import Any
 
+import psycopg
 import pytest
 from django.db import connection, transaction
+from psycopg.conninfo import make_conninfo
 
 from eventstore import store, subscriptions
 from eventstore.store import NewEvent, StoredEvent
@@ -184,3 +187,39 @@ def test_registry_refuses_two_projections_under_one_name(stream_prefix: str) -> 
         subscriptions.unregister_projection(first.name)
     with pytest.raises(KeyError, match="no projection"):
         subscriptions.get_projection(first.name)
+
+
+def test_a_long_transaction_in_another_database_does_not_stall_projections(
+    stream_prefix: str, app_role_connection: Any
+) -> None:
+    """Transaction ids are cluster-wide, but another database's transaction can never
+    write our events: the bound skips it (checked as the runtime role, which must be
+    able to see other sessions' transaction ids)."""
+    projection = Recorder(f"rec-{stream_prefix}", stream_prefix)
+    catch_up(projection)
+    owner = connection.settings_dict
+    other = psycopg.connect(
+        make_conninfo(
+            "",
+            host=owner["HOST"],
+            port=owner["PORT"],
+            user=owner["USER"],
+            password=owner["PASSWORD"],
+            dbname="postgres",
+        )
+    )
+    try:
+        (foreign_xid,) = other.execute("SELECT pg_current_xact_id()::text::bigint").fetchone()
+        with transaction.atomic():
+            store.append(f"{stream_prefix}-a", 0, [NewEvent("A", {})])
+        (xmin,) = app_role_connection.execute(
+            "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
+        ).fetchone()
+        (bound,) = app_role_connection.execute(
+            "SELECT eventstore_safe_tx_bound()::text::bigint"
+        ).fetchone()
+        assert xmin <= foreign_xid < bound
+        catch_up_until(projection, 1, timeout=10)
+    finally:
+        other.rollback()
+        other.close()

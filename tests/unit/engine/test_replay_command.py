@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from games.engine.rules import Rules
 from games.engine.seats import EAST, WEST
 
 from .deals import TRUMP_DEAL, scripted_game, suit_per_seat
+from .random_play import play_random_game
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -71,6 +73,18 @@ def test_rules_rescores_with_a_preset_name_or_json(tmp_path: Path) -> None:
     )
     assert (custom["winner"], custom["finished_after_hand"]) == ("east_west", 1)
     assert "rules: bicycle" in run(path, "--rules", "bicycle")
+
+
+def test_rescoring_that_ends_the_game_sooner_says_which_hands_were_left(tmp_path: Path) -> None:
+    game = play_random_game(Rules(), random.Random(7), "sooner", first_dealer=0, max_hands=3)
+    path = write(tmp_path, record_from_game(game))
+    sooner = '{"target_score": 1, "lose_score": -1}'
+    result = json.loads(run(path, "--rules", sooner, "--format", "json"))
+    assert result["finished_after_hand"] == 1 and result["hands_after_end"] == 2
+    assert (
+        "Under these rules the game ended after hand 1; the record's 2 later hand(s) were not"
+        in (run(path, "--rules", sooner))
+    )
 
 
 def test_a_play_the_rescoring_rules_forbid_is_reported_as_such(tmp_path: Path) -> None:

@@ -346,22 +346,138 @@ def catch_up_events_per_second() -> dict[str, Any]:
 # ---------------------------------------------------------------- service and HTTP figures
 
 
-def service_command_step() -> tuple[Callable[[int], int] | None, list[str]]:
-    """A step that sends one bid or play through the tables' application service."""
+class ServiceGame:
+    """One client playing whole games through ``games.services.commands``: four users take
+    the seats, then every bid and card is a command with the expected version. Bids are 3,
+    cards the first legal one; a finished game starts a new table. Only bids and plays
+    count as measured commands (creating and seating a table does not)."""
+
+    def __init__(self, label: str) -> None:
+        from django.contrib.auth import get_user_model
+
+        users = get_user_model().objects
+        self.users = [users.create_user(username=f"{label}-{seat}") for seat in range(4)]
+        self.new_table()
+
+    def new_table(self) -> None:
+        from games.domain.table import TableState
+        from games.services import commands
+
+        created = commands.create_table(actor=self.users[0], rules="standard")
+        self.table_id = created.table_id
+        self.state = TableState()
+        self.follow(created.events)
+        for seat, user in enumerate(self.users):
+            self.follow(
+                commands.take_seat(
+                    self.table_id, actor=user, seat=seat, expected_version=self.state.version
+                ).events
+            )
+        self.follow(
+            commands.start_game(
+                self.table_id,
+                actor=self.users[0],
+                first_dealer=0,
+                expected_version=self.state.version,
+            ).events
+        )
+
+    def follow(self, events: Any) -> None:
+        for event in events:
+            if event.version > self.state.version:
+                self.state.apply(event.type, event.data)
+
+    def next_move(self) -> tuple[str, int, Any] | None:
+        """(``"bid"``/``"play"``, seat, argument) for the seat to act, None when over."""
+        from games.domain.table import FINISHED
+        from games.engine.hand import BIDDING, PLAYING
+        from games.engine.play import legal_cards
+
+        hand = self.state.hand
+        if self.state.status == FINISHED or hand is None:
+            return None
+        if hand.phase == BIDDING:
+            return "bid", hand.turn, 3
+        if hand.phase == PLAYING:
+            return "play", hand.turn, legal_cards(hand)[0]
+        return None
+
+    def step(self, _: int) -> int:
+        from games.services import commands
+
+        move = self.next_move()
+        if move is None:
+            self.new_table()
+            return 0
+        kind, seat, argument = move
+        send = commands.place_bid if kind == "bid" else commands.play_card
+        keyword = "bid" if kind == "bid" else "card"
+        result = send(
+            self.table_id,
+            actor=self.users[seat],
+            seat=seat,
+            expected_version=self.state.version,
+            **{keyword: argument},
+        )
+        self.follow(result.events)
+        return 1
+
+
+def service_available() -> str | None:
+    """None when the tables' services can be driven, else why not."""
     try:
+        from games.domain.table import TableState  # noqa: F401
         from games.services import commands  # noqa: F401
     except ImportError as exc:
-        return None, [f"service figures need games.services.commands ({exc})"]
-    return None, ["service benchmark not written yet"]
+        return f"service figures need games.services.commands ({exc})"
+    return None
 
 
-def service_figures(seconds: float) -> dict[str, Any]:
-    """4-client service rate, HTTP rate and ledger rebuild rate (null when unavailable)."""
+def service_command_step(label: str) -> tuple[Callable[[int], int] | None, list[str]]:
+    """A step that sends one bid or play through the tables' application service."""
+    missing = service_available()
+    if missing:
+        return None, [missing]
+    return ServiceGame(label).step, []
+
+
+def service_commands_per_second_4(seconds: float, label: str) -> float:
+    def body(n: int) -> int:
+        game = ServiceGame(f"{label}-{n}")
+        done, i = 0, 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            done += game.step(i)
+            i += 1
+        return done
+
+    start = time.perf_counter()
+    total = in_threads(4, body)
+    return rate(total, time.perf_counter() - start)
+
+
+def ledger_rebuild() -> tuple[dict[str, Any], list[str]]:
+    """Rebuild the ledger projection over everything the runs stored."""
+    from eventstore.subscriptions import rebuild, registered_projections
+
+    ledgers = [p for p in registered_projections() if "ledger" in p.name]
+    if not ledgers:
+        names = [p.name for p in registered_projections()]
+        return {"rebuild_events_per_second": None}, [
+            f"no ledger projection registered (registered: {names or 'none'})"
+        ]
+    projection = ledgers[0]
+    start = time.perf_counter()
+    handled = rebuild(projection)
     return {
-        "service_commands_per_second_4": None,
-        "http_commands_per_second": None,
-        "rebuild_events_per_second": None,
-    }
+        "rebuild_projection": projection.name,
+        "rebuild_events": handled,
+        "rebuild_events_per_second": rate(handled, time.perf_counter() - start),
+    }, []
+
+
+def http_commands_per_second(seconds: float) -> tuple[float | None, list[str]]:
+    return None, ["HTTP benchmark not written yet"]
 
 
 # ---------------------------------------------------------------- main
@@ -379,26 +495,38 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {}
     with scratch_database(args.db_name, args.keep_db) as (owner_url, app_url):
         setup_django(owner_url, app_url)
+        run_label = f"bench-{int(time.time())}"
         log("raw insert+commit vs store append vs service command, 1 client, interleaved")
         raw_step, close_raw = raw_insert_step(owner_url, app_url)
         steps = {"raw_commits_per_second": raw_step}
         steps["store_appends_per_second"] = store_append_step("bench-1")
-        service_step, service_notes = service_command_step()
+        service_step, notes = service_command_step(f"{run_label}-1")
         if service_step is not None:
             steps["service_commands_per_second"] = service_step
         results.update(interleaved(steps, 3 * args.seconds))
         close_raw()
         raw = results["raw_commits_per_second"]
         results["store_to_raw_ratio"] = round(results["store_appends_per_second"] / raw, 3)
-        log("store appends, 4 clients")
-        results["store_appends_per_second_4"] = store_appends_per_second_4(args.seconds)
-        log("out-of-order commits: naive vs tailing reader")
-        results.update(naive_reader_experiment(args.seconds))
-        log("services, HTTP and rebuild")
         results.setdefault("service_commands_per_second", None)
-        results.update(service_figures(args.seconds))
         if results["service_commands_per_second"]:
             results["service_to_raw_ratio"] = round(results["service_commands_per_second"] / raw, 3)
+        log("store appends, 4 clients")
+        results["store_appends_per_second_4"] = store_appends_per_second_4(args.seconds)
+        results["service_commands_per_second_4"] = None
+        if service_step is not None:
+            log("service commands, 4 clients")
+            results["service_commands_per_second_4"] = service_commands_per_second_4(
+                args.seconds, f"{run_label}-4"
+            )
+        log("HTTP commands, 4 clients")
+        results["http_commands_per_second"], http_notes = http_commands_per_second(args.seconds)
+        notes += http_notes
+        log("out-of-order commits: naive vs tailing reader")
+        results.update(naive_reader_experiment(args.seconds))
+        log("ledger rebuild")
+        rebuild_figures, rebuild_notes = ledger_rebuild()
+        results.update(rebuild_figures)
+        notes += rebuild_notes
         log("catch-up read path")
         results.update(catch_up_events_per_second())
         results["targets"] = {
@@ -410,8 +538,8 @@ def main(argv: list[str] | None = None) -> int:
             "cpus": os.cpu_count(),
             "seconds_per_run": args.seconds,
         }
-        if service_notes:
-            results["notes"] = service_notes
+        if notes:
+            results["notes"] = notes
     print(json.dumps(results))
     return 0
 

@@ -13,6 +13,8 @@ urlpatterns = [
     path("api/health", HealthView.as_view(), name="api-health"),
     path("api/auth/", include("accounts.urls")),
     path("api/audit/", include("eventstore.urls")),
+    path("api/", include("games.api.urls")),
+    path("api/", include("scoring.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -44,3 +44,51 @@ def alice(make_client: Callable[..., APIClient]) -> APIClient:
 @pytest.fixture
 def admin_client(make_client: Callable[..., APIClient]) -> APIClient:
     return make_client("admin", staff=True)
+
+
+SEATS = ("north", "east", "south", "west")
+
+
+def event_count() -> int:
+    """Every stored event, all streams: the "nothing written" probe."""
+    from eventstore.models import Event
+
+    return Event.objects.count()
+
+
+@pytest.fixture
+def players(make_client: Callable[..., APIClient]) -> dict[str, APIClient]:
+    """Four signed-in players, one per seat name."""
+    return {seat: make_client(f"player_{seat}") for seat in SEATS}
+
+
+@pytest.fixture
+def new_table(alice: APIClient) -> Callable[..., dict[str, Any]]:
+    """Create a table through the API as alice; returns the command result."""
+
+    def create(**body: Any) -> dict[str, Any]:
+        response = alice.post("/api/tables", body, format="json")
+        assert response.status_code == 201, response.content
+        return response.json()
+
+    return create
+
+
+@pytest.fixture
+def started_table(
+    new_table: Callable[..., dict[str, Any]], players: dict[str, APIClient]
+) -> dict[str, Any]:
+    """A started game with a human player at each seat; returns the table view (north's)."""
+    table_id = new_table()["table_id"]
+    for seat, client in players.items():
+        response = client.post(f"/api/tables/{table_id}/seats/{seat}/take", {}, format="json")
+        assert response.status_code == 200, response.content
+    response = players["north"].post(f"/api/tables/{table_id}/start", {}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()["table"]
+
+
+def table_as(client: APIClient, table_id: str) -> dict[str, Any]:
+    response = client.get(f"/api/tables/{table_id}")
+    assert response.status_code == 200, response.content
+    return response.json()

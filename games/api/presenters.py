@@ -1,0 +1,120 @@
+"""Rendering service results and selector output as API responses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from rest_framework import serializers
+
+from games.api.fields import JsonObjectField
+from games.engine.seats import SEAT_NAMES
+from games.models import Table
+from games.selectors import views as table_selectors
+
+
+def command_result(result: Any, viewer: Any) -> dict[str, Any]:
+    """A command's outcome: its version, its events as ``viewer`` may see them, the table now.
+
+    A retried command (same Idempotency-Key) has the same version and events as the first
+    answer, with ``duplicate`` true.
+    """
+    events: list[dict[str, Any]] = []
+    if result.events:
+        first = min(event.version for event in result.events)
+        events = table_selectors.events_for_viewer(
+            result.table_id, viewer, after_version=first - 1, limit=len(result.events)
+        )
+    return {
+        "table_id": str(result.table_id),
+        "version": result.version,
+        "duplicate": result.duplicate,
+        "events": events,
+        "table": table_selectors.table_view(result.table_id, viewer),
+    }
+
+
+def events_page(events: list[dict[str, Any]], limit: int) -> dict[str, Any]:
+    """One page of events; the selector was asked for ``limit + 1`` to know if more follow."""
+    page = events[:limit]
+    more = len(events) > limit
+    return {"events": page, "next_after": page[-1]["version"] if more else None}
+
+
+class TableViewSerializer(serializers.Serializer[Any]):
+    """The table as one viewer may see it (``games.selectors.views.table_view``)."""
+
+    id = serializers.CharField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    rules = JsonObjectField()
+    preset = JsonObjectField()
+    turn_timer_seconds = serializers.IntegerField(allow_null=True)
+    created_by = serializers.IntegerField(allow_null=True)
+    seats = serializers.ListField(child=JsonObjectField())
+    your_seat = serializers.CharField(allow_null=True)
+    first_dealer = serializers.CharField(allow_null=True)
+    hand = JsonObjectField(
+        allow_null=True, help_text="The current hand; `you` holds your cards and legal moves."
+    )
+    scores = JsonObjectField()
+    deal = JsonObjectField(help_text="The deal commitment, and the seed once revealed.")
+
+
+class TableSummarySerializer(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    preset = JsonObjectField()
+    seats = serializers.ListField(child=JsonObjectField())
+    hand_number = serializers.IntegerField()
+    seat_to_act = serializers.CharField(allow_null=True)
+    totals = JsonObjectField()
+    winner = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class TablePageSerializer(serializers.Serializer[Any]):
+    count = serializers.IntegerField()
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+    results = TableSummarySerializer(many=True)
+
+
+class TableListQuerySerializer(serializers.Serializer[Any]):
+    page = serializers.IntegerField(required=False, default=1, min_value=1, max_value=10**6)
+    status = serializers.ChoiceField(choices=[c for c, _ in Table.STATUS_CHOICES], required=False)
+
+
+TABLES_PER_PAGE = 50
+
+
+def _summary(table: Table) -> dict[str, Any]:
+    return {
+        "id": str(table.id),
+        "version": table.version,
+        "status": table.status,
+        "preset": {"name": table.preset_name, "version": table.preset_version},
+        "seats": table.seats,
+        "hand_number": table.hand_number,
+        "seat_to_act": SEAT_NAMES[table.seat_to_act] if table.seat_to_act is not None else None,
+        "totals": table.totals,
+        "winner": table.winner,
+        "created_at": table.created_at,
+    }
+
+
+def table_page(query: dict[str, Any]) -> dict[str, Any]:
+    """One page of tables from the read model, newest first (public facts only)."""
+    tables = Table.objects.order_by("-created_at", "id")
+    if query.get("status"):
+        tables = tables.filter(status=query["status"])
+    paginator = Paginator(tables, TABLES_PER_PAGE, allow_empty_first_page=True)
+    number = min(query["page"], paginator.num_pages)
+    page = paginator.page(number)
+    return {
+        "count": paginator.count,
+        "page": number,
+        "pages": paginator.num_pages,
+        "results": TableSummarySerializer([_summary(t) for t in page.object_list], many=True).data,
+    }

@@ -1,0 +1,182 @@
+"""Request and response shapes of the table endpoints.
+
+Requests are checked for shape here (types, ranges, written forms); whether a move is
+allowed is the engine's and the services' business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.settings import api_settings
+
+from games.api.fields import BidField, CardField, JsonObjectField, RulesSpecField, SeatField
+from games.domain.events import BOT_LEVELS, SEAT_KINDS
+
+MAX_TURN_TIMER_SECONDS = 24 * 3600
+MAX_EVENTS_PAGE = 500
+DEFAULT_EVENTS_PAGE = 100
+MAX_RESCORE_TABLES = 50
+
+
+class StrictSerializer(serializers.Serializer[Any]):
+    """Refuses fields it does not know, so a misspelt field is an error, not a no-op."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(str(key) for key in set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {
+                        api_settings.NON_FIELD_ERRORS_KEY: [
+                            f"Unknown field{'s' if len(unknown) > 1 else ''}: "
+                            f"{', '.join(unknown)}. Known: {', '.join(self.fields) or 'none'}."
+                        ]
+                    }
+                )
+        return super().to_internal_value(data)
+
+
+class SeatSpecSerializer(StrictSerializer):
+    kind = serializers.ChoiceField(choices=SEAT_KINDS, default="human")
+    level = serializers.ChoiceField(
+        choices=BOT_LEVELS, required=False, help_text="Bot difficulty (bots only)."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["kind"] == "bot":
+            attrs.setdefault("level", "normal")
+        elif "level" in attrs:
+            raise serializers.ValidationError({"level": "Only a bot seat has a level."})
+        return attrs
+
+
+class SeatsSerializer(StrictSerializer):
+    north = SeatSpecSerializer(required=False)
+    east = SeatSpecSerializer(required=False)
+    south = SeatSpecSerializer(required=False)
+    west = SeatSpecSerializer(required=False)
+
+
+class CreateTableSerializer(StrictSerializer):
+    preset = serializers.CharField(
+        required=False,
+        max_length=100,
+        help_text="Name of a stored rules preset; the table pins its current version.",
+    )
+    rules = RulesSpecField(
+        required=False,
+        help_text='Custom rules instead of a stored preset: a name or {"preset": NAME, ...}.',
+    )
+    seats = SeatsSerializer(
+        required=False, help_text="Seats by name; missing seats are human seats."
+    )
+    turn_timer_seconds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=5, max_value=MAX_TURN_TIMER_SECONDS
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "preset" in attrs and "rules" in attrs:
+            raise serializers.ValidationError(
+                {"rules": "Give either a stored preset or custom rules, not both."}
+            )
+        return attrs
+
+
+class CommandSerializer(StrictSerializer):
+    """What every command accepts: the version the client acted on (optional)."""
+
+    expected_version = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        help_text="The table version the client saw; a stale one is answered with 409.",
+    )
+
+
+class SeatCommandSerializer(CommandSerializer):
+    """A move made from a seat: which of the caller's seats moves."""
+
+    seat = SeatField(help_text="The seat you move for (yours).")
+
+
+class LookSerializer(SeatCommandSerializer):
+    pass
+
+
+class BidSerializer(SeatCommandSerializer):
+    bid = BidField()
+
+
+class PassSerializer(SeatCommandSerializer):
+    cards = serializers.ListField(child=CardField(), min_length=2, max_length=2)
+
+    def validate_cards(self, value: list[int]) -> list[int]:
+        if value[0] == value[1]:
+            raise serializers.ValidationError("Pass two different cards.")
+        return value
+
+
+class PlaySerializer(SeatCommandSerializer):
+    card = CardField()
+
+
+class HandToBotSerializer(CommandSerializer):
+    level = serializers.ChoiceField(choices=BOT_LEVELS, default="normal")
+
+
+class EventsQuerySerializer(serializers.Serializer[Any]):
+    after = serializers.IntegerField(
+        required=False, default=0, min_value=0, help_text="Only events after this version."
+    )
+    limit = serializers.IntegerField(
+        required=False, default=DEFAULT_EVENTS_PAGE, min_value=1, max_value=MAX_EVENTS_PAGE
+    )
+
+
+class RescoreQuerySerializer(serializers.Serializer[Any]):
+    rules = RulesSpecField(
+        from_text=True,
+        help_text='A preset name, or custom rules as JSON text: {"preset": "standard", ...}.',
+    )
+
+
+class RescoreManySerializer(StrictSerializer):
+    table_ids = serializers.ListField(
+        child=serializers.CharField(max_length=64),
+        min_length=1,
+        max_length=MAX_RESCORE_TABLES,
+    )
+    rules = RulesSpecField()
+
+
+# ---------------------------------------------------------------- responses
+
+
+class StoredEventSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    schema_version = serializers.IntegerField(required=False)
+    data = JsonObjectField()
+    recorded_at = serializers.DateTimeField(required=False)
+
+
+class CommandResultSerializer(serializers.Serializer[Any]):
+    table_id = serializers.CharField()
+    version = serializers.IntegerField(help_text="The table's version after this command.")
+    duplicate = serializers.BooleanField(
+        help_text="True when this Idempotency-Key was seen before: nothing new was written."
+    )
+    events = StoredEventSerializer(
+        many=True, help_text="The command's events, as you may see them."
+    )
+    table = JsonObjectField(help_text="The table as you see it now (same as GET /tables/{id}).")
+
+
+class EventsPageSerializer(serializers.Serializer[Any]):
+    events = StoredEventSerializer(many=True)
+    next_after = serializers.IntegerField(
+        allow_null=True, help_text="Pass as ?after= for the next page; null at the end."
+    )

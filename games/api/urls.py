@@ -1,0 +1,40 @@
+"""Routes under ``/api/``: tables and their commands."""
+
+from __future__ import annotations
+
+from django.urls import path, register_converter
+
+from games.api import views
+from games.engine.seats import SEAT_NAMES
+
+
+class SeatConverter:
+    """A seat in a path: its name (``north``..``west``) or its index (0-3)."""
+
+    regex = "(?:north|east|south|west|[0-3])"
+
+    def to_python(self, value: str) -> int:
+        return int(value) if value.isdigit() else SEAT_NAMES.index(value)
+
+    def to_url(self, value: int | str) -> str:
+        return SEAT_NAMES[value] if isinstance(value, int) else str(value)
+
+
+register_converter(SeatConverter, "seat")
+
+seat = "tables/<uuid:table_id>/seats/<seat:seat>"
+
+urlpatterns = [
+    path("tables", views.TableListView.as_view(), name="tables"),
+    path("tables/<uuid:table_id>", views.TableDetailView.as_view(), name="table"),
+    path("tables/<uuid:table_id>/events", views.TableEventsView.as_view(), name="table-events"),
+    path("tables/<uuid:table_id>/start", views.StartGameView.as_view(), name="table-start"),
+    path("tables/<uuid:table_id>/look", views.LookView.as_view(), name="table-look"),
+    path("tables/<uuid:table_id>/bid", views.BidView.as_view(), name="table-bid"),
+    path("tables/<uuid:table_id>/pass", views.PassView.as_view(), name="table-pass"),
+    path("tables/<uuid:table_id>/play", views.PlayView.as_view(), name="table-play"),
+    path(f"{seat}/take", views.TakeSeatView.as_view(), name="seat-take"),
+    path(f"{seat}/leave", views.LeaveSeatView.as_view(), name="seat-leave"),
+    path(f"{seat}/bot", views.HandToBotView.as_view(), name="seat-bot"),
+    path(f"{seat}/reclaim", views.ReclaimView.as_view(), name="seat-reclaim"),
+]

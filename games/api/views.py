@@ -1,0 +1,197 @@
+"""``/api/tables``: create, list, read, and one endpoint per command.
+
+Each view parses the request with a serializer, calls one service or selector and renders
+its result; rules and permissions to act for a seat live in ``games.services``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+from uuid import UUID
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api import presenters
+from games.api.errors import DomainErrorsMixin
+from games.api.idempotency import command_id_from
+from games.api.serializers import (
+    BidSerializer,
+    CommandResultSerializer,
+    CommandSerializer,
+    CreateTableSerializer,
+    EventsPageSerializer,
+    EventsQuerySerializer,
+    HandToBotSerializer,
+    LookSerializer,
+    PassSerializer,
+    PlaySerializer,
+)
+from games.selectors import views as table_selectors
+from games.services import commands
+from services.api.schema import IDEMPOTENCY_KEY, PROBLEM
+
+COMMAND_ERRORS = {400: PROBLEM, 401: PROBLEM, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM}
+READ_ERRORS = {400: PROBLEM, 404: PROBLEM}
+
+
+def viewer_of(request: Request) -> Any:
+    """The user a view is filtered for; None for an anonymous spectator."""
+    return request.user if request.user.is_authenticated else None
+
+
+class TableListView(DomainErrorsMixin, APIView):
+    """``GET`` lists tables (newest first, paged); ``POST`` creates one."""
+
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
+
+    @extend_schema(
+        operation_id="tables_list",
+        parameters=[presenters.TableListQuerySerializer],
+        responses={200: presenters.TablePageSerializer, 400: PROBLEM},
+        tags=["tables"],
+    )
+    def get(self, request: Request) -> Response:
+        query = presenters.TableListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return Response(presenters.table_page(query.validated_data))
+
+    @extend_schema(
+        operation_id="tables_create",
+        request=CreateTableSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: CommandResultSerializer, **COMMAND_ERRORS},
+        tags=["tables"],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = CreateTableSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        result = commands.create_table(
+            actor=request.user,
+            rules=data.get("rules"),
+            preset=data.get("preset"),
+            seats=data.get("seats", {}),
+            turn_timer_seconds=data.get("turn_timer_seconds"),
+            command_id=command_id_from(request),
+        )
+        return Response(
+            presenters.command_result(result, viewer_of(request)), status=status.HTTP_201_CREATED
+        )
+
+
+class TableDetailView(DomainErrorsMixin, APIView):
+    """The table as the viewer may see it, with its version."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="tables_retrieve",
+        responses={200: presenters.TableViewSerializer, **READ_ERRORS},
+        tags=["tables"],
+    )
+    def get(self, request: Request, table_id: UUID) -> Response:
+        return Response(table_selectors.table_view(table_id, viewer_of(request)))
+
+
+class TableEventsView(DomainErrorsMixin, APIView):
+    """The table's events as the viewer may see them, oldest first, paged by version."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="tables_events",
+        parameters=[EventsQuerySerializer],
+        responses={200: EventsPageSerializer, **READ_ERRORS},
+        tags=["tables"],
+    )
+    def get(self, request: Request, table_id: UUID) -> Response:
+        query = EventsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        limit = query.validated_data["limit"]
+        events = table_selectors.events_for_viewer(
+            table_id,
+            viewer_of(request),
+            after_version=query.validated_data["after"],
+            limit=limit + 1,
+        )
+        return Response(presenters.events_page(events, limit))
+
+
+class CommandView(DomainErrorsMixin, APIView):
+    """One table command: ``service`` names the function in ``games.services.commands``."""
+
+    permission_classes = [IsAuthenticated]
+    service: ClassVar[str]
+    request_serializer: ClassVar[type[CommandSerializer]] = CommandSerializer
+
+    def post(self, request: Request, table_id: UUID, seat: int | None = None) -> Response:
+        serializer = self.request_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        arguments = dict(serializer.validated_data)
+        expected_version = arguments.pop("expected_version", None)
+        if seat is not None:
+            arguments["seat"] = seat
+        result = getattr(commands, self.service)(
+            table_id,
+            actor=request.user,
+            expected_version=expected_version,
+            command_id=command_id_from(request),
+            **arguments,
+        )
+        return Response(presenters.command_result(result, viewer_of(request)))
+
+
+def command_view(
+    service: str, serializer: type[CommandSerializer], summary: str
+) -> type[CommandView]:
+    """A :class:`CommandView` for ``service`` with its OpenAPI description."""
+
+    def post(
+        self: CommandView, request: Request, table_id: UUID, seat: int | None = None
+    ) -> Response:
+        return CommandView.post(self, request, table_id, seat)
+
+    documented_post = extend_schema(
+        operation_id=f"tables_{service}",
+        summary=summary,
+        request=serializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: CommandResultSerializer, **COMMAND_ERRORS},
+        tags=["commands"],
+    )(post)
+    name = "".join(part.title() for part in service.split("_")) + "View"
+    View = type(
+        name,
+        (CommandView,),
+        {
+            "service": service,
+            "request_serializer": serializer,
+            "post": documented_post,
+            "__doc__": summary,
+            "__module__": __name__,
+        },
+    )
+    return View
+
+
+TakeSeatView = command_view("take_seat", CommandSerializer, "Sit down at a free human seat.")
+LeaveSeatView = command_view("leave_seat", CommandSerializer, "Stand up before the game starts.")
+StartGameView = command_view("start_game", CommandSerializer, "Start the game once seats are full.")
+LookView = command_view(
+    "look_at_cards", LookSerializer, "Look at your cards (gives up a blind nil bid)."
+)
+BidView = command_view("place_bid", BidSerializer, "Bid 0-13, 'nil' or 'blind_nil'.")
+PassView = command_view(
+    "pass_cards", PassSerializer, "Pass two cards to partner after a blind nil bid."
+)
+PlayView = command_view("play_card", PlaySerializer, "Play a card to the current trick.")
+HandToBotView = command_view(
+    "hand_seat_to_bot", HandToBotSerializer, "Let a bot play your seat from now on."
+)
+ReclaimView = command_view("take_seat_back", CommandSerializer, "Play your seat again.")

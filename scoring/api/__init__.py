@@ -1,0 +1,1 @@
+"""The REST edge of scoring: rule presets, ledgers and rescoring."""

@@ -1,0 +1,67 @@
+"""Request and response shapes of the preset, ledger and rescoring endpoints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.api.serializers import StrictSerializer
+
+MAX_DESCRIPTION = 2000
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": True,
+        "description": 'Rule fields (games.engine.rules.Rules), e.g. {"target_score": 300}.',
+        "example": {"target_score": 300, "nil": False},
+    }
+)
+class RuleFieldsField(serializers.DictField):
+    """An object of rule fields; the engine judges the values."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=serializers.JSONField(), **kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        value = super().to_internal_value(data)
+        if len(value) > 32:
+            raise serializers.ValidationError("A rules object has at most 32 fields.")
+        return dict(value)
+
+
+class PresetCreateSerializer(StrictSerializer):
+    name = serializers.RegexField(
+        r"^[a-z0-9][a-z0-9_-]{0,99}$",
+        max_length=100,
+        help_text="1-100 lowercase letters, digits, '-' or '_'.",
+    )
+    rules = RuleFieldsField()
+    description = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=MAX_DESCRIPTION
+    )
+
+
+class PresetEditSerializer(StrictSerializer):
+    rules = RuleFieldsField(help_text="The fields that change; the rest keep their values.")
+    description = serializers.CharField(
+        required=False, allow_blank=True, max_length=MAX_DESCRIPTION
+    )
+
+
+class PresetSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    version = serializers.IntegerField()
+    rules = serializers.DictField()
+    description = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    created_by = serializers.SerializerMethodField()
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_created_by(self, preset: Any) -> str | None:
+        user = preset.created_by
+        return None if user is None else str(user.get_username())

@@ -1,0 +1,11 @@
+"""Routes under ``/api/``: presets, rescoring."""
+
+from django.urls import path
+
+from scoring.api import views
+
+urlpatterns = [
+    path("presets", views.PresetListView.as_view(), name="presets"),
+    path("presets/<str:name>", views.PresetDetailView.as_view(), name="preset"),
+    path("presets/<str:name>/versions", views.PresetVersionsView.as_view(), name="preset-versions"),
+]

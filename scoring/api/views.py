@@ -1,0 +1,108 @@
+"""``/api/presets``: rule presets as versioned data; anyone reads, staff write."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.errors import DomainErrorsMixin
+from scoring.api.permissions import StaffWritesOnly
+from scoring.api.serializers import PresetCreateSerializer, PresetEditSerializer, PresetSerializer
+from scoring.models import RulePreset
+from scoring.services import presets
+from services.api.errors import ApiProblem
+from services.api.schema import PROBLEM
+
+WRITE_ERRORS = {400: PROBLEM, 401: PROBLEM, 403: PROBLEM}
+
+
+def _versions(name: str) -> QuerySet[RulePreset]:
+    return RulePreset.objects.filter(name=name).select_related("created_by")
+
+
+def _not_found(name: str) -> ApiProblem:
+    return ApiProblem(
+        status_code=status.HTTP_404_NOT_FOUND,
+        code="not_found",
+        message=f"There is no preset called '{name}'.",
+    )
+
+
+class PresetListView(DomainErrorsMixin, APIView):
+    """Every preset at its newest version; staff add new ones."""
+
+    permission_classes = [StaffWritesOnly]
+
+    @extend_schema(operation_id="presets_list", responses={200: PresetSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        newest = (
+            RulePreset.objects.select_related("created_by")
+            .order_by("name", "-version")
+            .distinct("name")
+        )
+        return Response(PresetSerializer(newest, many=True).data)
+
+    @extend_schema(
+        operation_id="presets_create",
+        request=PresetCreateSerializer,
+        responses={201: PresetSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PresetCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        preset = presets.create_preset(
+            data["name"], data["rules"], created_by=request.user, description=data["description"]
+        )
+        return Response(PresetSerializer(preset).data, status=status.HTTP_201_CREATED)
+
+
+class PresetDetailView(DomainErrorsMixin, APIView):
+    """One preset's newest version; staff edit it (which adds a version)."""
+
+    permission_classes = [StaffWritesOnly]
+
+    @extend_schema(operation_id="presets_retrieve", responses={200: PresetSerializer, 404: PROBLEM})
+    def get(self, request: Request, name: str) -> Response:
+        preset = presets.latest(name)
+        if preset is None:
+            raise _not_found(name)
+        return Response(PresetSerializer(preset).data)
+
+    @extend_schema(
+        operation_id="presets_update",
+        request=PresetEditSerializer,
+        responses={200: PresetSerializer, 404: PROBLEM, **WRITE_ERRORS},
+    )
+    def put(self, request: Request, name: str) -> Response:
+        serializer = PresetEditSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        if not _versions(name).exists():
+            raise _not_found(name)
+        data: dict[str, Any] = serializer.validated_data
+        preset = presets.edit_preset(
+            name, data["rules"], created_by=request.user, description=data.get("description")
+        )
+        return Response(PresetSerializer(preset).data)
+
+
+class PresetVersionsView(DomainErrorsMixin, APIView):
+    """Every version of one preset, oldest first."""
+
+    permission_classes = [StaffWritesOnly]
+
+    @extend_schema(
+        operation_id="presets_versions",
+        responses={200: PresetSerializer(many=True), 404: PROBLEM},
+    )
+    def get(self, request: Request, name: str) -> Response:
+        versions = list(_versions(name).order_by("version"))
+        if not versions:
+            raise _not_found(name)
+        return Response(PresetSerializer(versions, many=True).data)

@@ -312,7 +312,7 @@ def naive_reader_experiment(seconds: float) -> dict[str, Any]:
     done.set()
     reader_thread.join()
     return {
-        "events": written[0],
+        "out_of_order_events": written[0],
         "naive_reader_missed": written[0] - len(set(naive_seen)),
         "naive_reader_missed_fraction": round(1 - len(set(naive_seen)) / written[0], 4),
         "tailing_reader_missed": written[0] - len(set(seen)),
@@ -536,6 +536,7 @@ def main(argv: list[str] | None = None) -> int:
         results["machine"] = {
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
+            "load_average_1m": round(os.getloadavg()[0], 2),
             "seconds_per_run": args.seconds,
         }
         if notes:

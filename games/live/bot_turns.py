@@ -67,26 +67,25 @@ def play_bot_turn(table_id: str, version: int) -> BotTurnOutcome:
         bot_seat_due,
         call_move,
         is_stale_refusal,
-        load_table_state,
+        reading_table,
     )
 
-    state = load_table_state(table_id)
-    if state is None or state.version != version:
-        return BotTurnOutcome(STALE, table_id, version)
-    seat = bot_seat_due(state)
-    if seat is None or state.hand is None:
-        return BotTurnOutcome(NOT_DUE, table_id, version)
-    level = state.bot_level(seat) or "normal"
+    with reading_table(table_id) as state:
+        if state is None or state.version != version:
+            return BotTurnOutcome(STALE, table_id, version)
+        seat = bot_seat_due(state)
+        if seat is None or state.hand is None:
+            return BotTurnOutcome(NOT_DUE, table_id, version)
+        level = state.bot_level(seat) or "normal"
+        view = seat_view(state.hand, seat, state.team_totals(), state.team_bags())
     strategy = get_strategy(level)
     seed = turn_seed(table_id, version, seat)
-    view = seat_view(state.hand, seat, state.team_totals(), state.team_bags())
     decision = strategy.decide(view, seed)
-    actor = bot_actor(level, strategy.version, seed)
     try:
         result = call_move(
             table_id,
             decision,
-            actor=actor,
+            actor=bot_actor(level, strategy.version, seed),
             seat=seat,
             expected_version=version,
             command_id=bot_command_id(table_id, version, seat),

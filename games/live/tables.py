@@ -6,13 +6,17 @@ same application services a human's moves go through). Nothing here decides a ru
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from django.db.models import Q
 from django.utils import timezone
 
 from games.live.streams import TABLE_STREAM_PREFIX
 
 PLAYING = "playing"
+PASSING = "passing"
 BOT = "bot"
 HUMAN = "human"
 
@@ -22,16 +26,30 @@ def stream_of_table(table_id: object) -> str:
     return f"{TABLE_STREAM_PREFIX}{table_id}"
 
 
+def bot_is_due(kind: str | None, acting_seats: list[int], seats: list[dict[str, Any]]) -> bool:
+    """Whether a bot plays one of the seats the table waits for (the read model lists the
+    first one's controller; several seats act while blind nil cards are passed)."""
+    if kind == BOT:
+        return True
+    if len(acting_seats) < 2:
+        return False
+    return any(
+        0 <= seat < len(seats) and seats[seat].get("controller") == BOT for seat in acting_seats
+    )
+
+
 def bot_due_version(table_id: object) -> int | None:
-    """The read model's version if the seat to act is played by a bot, else None."""
+    """The read model's version if a seat to act is played by a bot, else None."""
     from games.models import Table
 
     row = (
-        Table.objects.filter(pk=table_id, status=PLAYING, seat_to_act_kind=BOT)
-        .values_list("version", flat=True)
+        Table.objects.filter(pk=table_id, status=PLAYING)
+        .values_list("version", "seat_to_act_kind", "acting_seats", "seats")
         .first()
     )
-    return None if row is None else int(row)
+    if row is None or not bot_is_due(row[1], row[2] or [], row[3] or []):
+        return None
+    return int(row[0])
 
 
 def overdue_bot_tables(overdue_seconds: float) -> list[tuple[str, int]]:
@@ -40,10 +58,16 @@ def overdue_bot_tables(overdue_seconds: float) -> list[tuple[str, int]]:
     from games.models import Table
 
     cutoff = timezone.now() - dt.timedelta(seconds=overdue_seconds)
-    rows = Table.objects.filter(
-        status=PLAYING, seat_to_act_kind=BOT, due_since__lte=cutoff
-    ).values_list("pk", "version")
-    return [(str(pk), int(version)) for pk, version in rows]
+    rows = (
+        Table.objects.filter(status=PLAYING, due_since__lte=cutoff)
+        .filter(Q(seat_to_act_kind=BOT) | Q(phase=PASSING))
+        .values_list("pk", "version", "seat_to_act_kind", "acting_seats", "seats")
+    )
+    return [
+        (str(pk), int(version))
+        for pk, version, kind, acting, seats in rows
+        if bot_is_due(kind, acting or [], seats or [])
+    ]
 
 
 def overdue_human_turns(now: dt.datetime | None = None) -> list[tuple[str, int, int]]:
@@ -61,15 +85,23 @@ def overdue_human_turns(now: dt.datetime | None = None) -> list[tuple[str, int, 
     return [(str(pk), int(version), int(seat)) for pk, version, seat in rows]
 
 
-def load_table_state(table_id: str) -> Any:
-    """The table folded from its whole stream, or None when it has no events."""
-    from eventstore.store import read_stream
-    from games.domain.table import TableState
+@contextmanager
+def reading_table(table_id: str) -> Iterator[Any]:
+    """The table's folded state for reading (the services' cache); None if no such table.
 
-    events = read_stream(stream_of_table(table_id))
-    if not events:
-        return None
-    return TableState.fold(events)
+    Do not change it, and do not keep it past the block.
+    """
+    from games.services.errors import CommandRejected
+    from games.services.table_state import reading_state
+
+    try:
+        with reading_state(table_id) as state:
+            yield state
+            return
+    except CommandRejected as refusal:
+        if refusal.status != 404:
+            raise
+    yield None
 
 
 def bot_seat_due(state: Any) -> int | None:
@@ -120,12 +152,13 @@ def call_move(
 
 
 def is_stale_refusal(exc: BaseException) -> bool:
-    """True for the refusal a late task meets: the table moved on (409)."""
+    """True for the refusal a late task meets: the table moved on (409 version conflict)."""
     from eventstore.store import WrongExpectedVersion
+    from games.services.errors import CommandRejected
 
     if isinstance(exc, WrongExpectedVersion):
         return True
-    return getattr(exc, "status", None) == 409
+    return isinstance(exc, CommandRejected) and exc.code == "version_conflict"
 
 
 def time_out_turn(
@@ -135,7 +168,7 @@ def time_out_turn(
     from games.services import commands
     from games.services.actors import SystemActor
 
-    return commands.time_out_turn(
+    return commands.turn_timed_out(
         table_id,
         actor=SystemActor("timer"),
         seat=seat,

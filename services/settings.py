@@ -63,10 +63,13 @@ INSTALLED_APPS = [
     "scoring",
     "bots",
     "games.live",  # after-commit fan-out and bot dispatch (receivers connected in ready())
+    "web",  # the browser client: play page and score calculator
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves /static/ (the browser client's JS and CSS) from daphne too, without a CDN.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -158,6 +161,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Serve straight from the apps' static/ folders, so no collectstatic step is needed to run.
+WHITENOISE_USE_FINDERS = True
 
 # ---------------------------------------------------------------- REST API
 REST_FRAMEWORK = {

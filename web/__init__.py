@@ -1,0 +1,1 @@
+"""The browser client: the play page and the score calculator (templates and static files)."""

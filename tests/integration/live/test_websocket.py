@@ -1,0 +1,236 @@
+"""``ws/tables/<id>/``: every event exactly once, in order, filtered for the viewer, and a
+client that drops its connection is brought up to date. Real Redis channel layer, real
+Celery worker process, real PostgreSQL; Channels' communicator in-process, and a real
+WebSocket client against daphne (``services.web``) in a child process."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from websockets.sync.client import connect
+
+from games.selectors.views import events_for_viewer
+from tests.integration.live.conftest import (
+    Processes,
+    create_table,
+    human_move,
+    new_user,
+    table_row,
+    token_for,
+    wait_until,
+)
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+def communicator(
+    table_id: str, *, token: str | None = None, cookie: str | None = None, after: int | None = None
+) -> WebsocketCommunicator:
+    from services.asgi import application
+
+    query = []
+    if token is not None:
+        query.append(f"token={token}")
+    if after is not None:
+        query.append(f"after={after}")
+    path = f"/ws/tables/{table_id}/" + ("?" + "&".join(query) if query else "")
+    headers = [ORIGIN]
+    if cookie is not None:
+        headers.append((b"cookie", cookie.encode()))
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+def session_cookie(user: Any) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+async def receive_until_finished(
+    socket: WebsocketCommunicator, timeout: float
+) -> list[dict[str, Any]]:
+    """Every message until one shows the table finished."""
+    messages: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while True:
+        message = await socket.receive_json_from(timeout=max(0.1, deadline - time.monotonic()))
+        messages.append(message)
+        if message.get("table", {}).get("status") == "finished":
+            return messages
+
+
+def check_stream(messages: list[dict[str, Any]], start: int) -> list[int]:
+    """The messages chain (each ``after`` is the previous ``version``); returns the event
+    versions in the order received."""
+    versions: list[int] = []
+    last = start
+    for message in messages:
+        assert message["type"] == "events", message
+        assert message["after"] == last, f"gap: after {message['after']} but last {last}"
+        assert message["version"] > last
+        for event in message["events"]:
+            assert last < event["version"] <= message["version"]
+            versions.append(event["version"])
+        assert message["table"]["version"] == message["version"]
+        last = message["version"]
+    return versions
+
+
+def assert_no_hidden_cards(messages: list[dict[str, Any]], seat: str | None) -> None:
+    """Nothing a seat may not know: no deck before a hand is over, no one else's cards."""
+    for message in messages:
+        hand = message["table"]["hand"]
+        if hand is not None and hand["phase"] != "complete":
+            assert hand["revealed"] is None
+        if seat is None:
+            assert hand is None or "you" not in hand
+        elif hand is not None:
+            assert hand["you"]["seat"] == seat
+        for event in message["events"]:
+            if event["type"] == "HandDealt" and "deck" in event["data"]:
+                # Only a finished hand's deal is public; this one is shown with its hand over.
+                assert message["table"]["hand"]["number"] > event["data"]["hand_number"] or (
+                    message["table"]["hand"]["phase"] == "complete"
+                )
+            if seat is None:
+                assert "your_cards" not in event["data"]
+
+
+def test_communicators_get_every_event_once_in_order_filtered_for_their_seat(
+    live_db: Any, processes: Processes
+) -> None:
+    from games.services import commands
+
+    processes.worker()
+    human = new_user()
+    spectator = new_user("spectator")
+    table_id = create_table(human, humans={"north": human}, start=False)
+    north_token, watcher_cookie = token_for(human), session_cookie(spectator)
+
+    async def scenario() -> tuple[list[Any], list[Any], int]:
+        north = communicator(table_id, token=north_token)
+        watcher = communicator(table_id, cookie=watcher_cookie)
+        for socket in (north, watcher):
+            connected, _ = await socket.connect()
+            assert connected
+        states = [await north.receive_json_from(5), await watcher.receive_json_from(5)]
+        assert all(s["type"] == "state" for s in states)
+        assert (
+            states[0]["table"]["your_seat"] == "north" and states[1]["table"]["your_seat"] is None
+        )
+        start = states[0]["version"]
+
+        await sync_to_async(commands.start_game)(table_id, actor=human, first_dealer="north")
+        for _ in range(6):
+            await sync_to_async(wait_until)(
+                lambda: (r := table_row(table_id)).seat_to_act == 0 or r.status != "playing",
+                30,
+                "north's turn",
+            )
+            await sync_to_async(human_move)(table_id, human, 0)
+        await sync_to_async(commands.hand_seat_to_bot)(
+            table_id, actor=human, seat="north", level="easy"
+        )
+        north_messages = await receive_until_finished(north, 90)
+        watcher_messages = await receive_until_finished(watcher, 90)
+        for socket in (north, watcher):
+            await socket.disconnect()
+        return north_messages, watcher_messages, start
+
+    north_messages, watcher_messages, start = async_to_sync(scenario)()
+
+    for messages, viewer, seat in (
+        (north_messages, human, "north"),
+        (watcher_messages, spectator, None),
+    ):
+        received = check_stream(messages, start)
+        expected = [e["version"] for e in events_for_viewer(table_id, viewer, after_version=start)]
+        assert received == expected  # every event, exactly once, in order
+        assert_no_hidden_cards(messages, seat)
+    final = table_row(table_id)
+    assert north_messages[-1]["version"] == watcher_messages[-1]["version"] == final.version
+
+
+def test_a_client_that_reconnects_with_after_is_brought_up_to_date(
+    live_db: Any, processes: Processes
+) -> None:
+    processes.worker()
+    viewer = new_user("viewer")
+    table_id = create_table(new_user(), start=False)
+    token = token_for(viewer)
+
+    async def scenario() -> tuple[int, list[Any], list[Any], list[Any]]:
+        from games.services import commands
+
+        first = communicator(table_id, token=token)
+        assert (await first.connect())[0]
+        start = (await first.receive_json_from(5))["version"]
+        creator = await sync_to_async(lambda: table_row(table_id).created_by)()
+        await sync_to_async(commands.start_game)(table_id, actor=creator, first_dealer="north")
+        before_drop = [await first.receive_json_from(10) for _ in range(5)]
+        await first.disconnect()  # dropped; the bots play on
+        dropped_at = before_drop[-1]["version"]
+        await sync_to_async(wait_until)(
+            lambda: table_row(table_id).version > dropped_at + 20, 30, "the game to move on"
+        )
+        second = communicator(table_id, token=token, after=dropped_at)
+        assert (await second.connect())[0]
+        # A bad request is answered, and the connection stays usable.
+        await second.send_to(text_data="{not json")
+        after_drop = await receive_until_finished(second, 90)
+        errors = [m for m in after_drop if m["type"] == "error"]
+        assert [e["code"] for e in errors] == ["bad_request"]
+        after_drop = [m for m in after_drop if m["type"] != "error"]
+        # Asking again for what came after a version replays exactly that.
+        await second.send_json_to({"after": dropped_at})
+        replay = await second.receive_json_from(10)
+        await second.disconnect()
+        return start, before_drop, after_drop, [replay]
+
+    start, before_drop, after_drop, replay = async_to_sync(scenario)()
+
+    received = check_stream(before_drop + after_drop, start)
+    expected = [e["version"] for e in events_for_viewer(table_id, viewer, after_version=start)]
+    assert received == expected
+    assert replay[0]["after"] == before_drop[-1]["version"]
+    assert [e["version"] for e in replay[0]["events"]] == [
+        v for v in expected if v > before_drop[-1]["version"]
+    ]
+
+
+def test_a_real_client_against_daphne_gets_every_event_once_and_recovers(
+    live_db: Any, processes: Processes
+) -> None:
+    processes.worker()
+    _, port = processes.web()
+    viewer = new_user("viewer")
+    table_id = create_table(new_user(), start=False)
+    url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}/?token={token_for(viewer)}"
+    origin = f"http://127.0.0.1:{port}"
+    from games.services import commands
+
+    messages: list[dict[str, Any]] = []
+    with connect(url, origin=origin, open_timeout=10) as socket:  # type: ignore[arg-type]
+        state = json.loads(socket.recv(timeout=10))
+        assert state["type"] == "state"
+        start = state["version"]
+        commands.start_game(table_id, actor=table_row(table_id).created_by, first_dealer="north")
+        while len(messages) < 5:
+            messages.append(json.loads(socket.recv(timeout=10)))
+    # The connection dropped; the game goes on; reconnect from the last version seen.
+    wait_until(lambda: table_row(table_id).version > messages[-1]["version"] + 20, 30, "moves")
+    with connect(
+        f"{url}&after={messages[-1]['version']}", origin=origin, open_timeout=10
+    ) as socket:  # type: ignore[arg-type]
+        while messages[-1]["table"]["status"] != "finished":
+            messages.append(json.loads(socket.recv(timeout=60)))
+
+    received = check_stream(messages, start)
+    expected = [e["version"] for e in events_for_viewer(table_id, viewer, after_version=start)]
+    assert received == expected
+    assert_no_hidden_cards(messages, None)

@@ -12,6 +12,7 @@ and all but the first find the version moved: :class:`WrongExpectedVersion`. The
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -249,6 +250,23 @@ def event_cursor(chunked: bool = False) -> Iterator[Any]:
 _new_event = object.__new__
 
 
+def stored_events(rows: Sequence[Sequence[Any]]) -> list[StoredEvent]:
+    """StoredEvents from rows of EVENT_COLUMNS, with the cyclic GC paused meanwhile.
+
+    Decoding thousands of events allocates tens of thousands of dicts, which triggers
+    collections that scan every live object (about half the decoding time); the events
+    hold no reference cycles, so deferring the collector is safe.
+    """
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return [_stored(row) for row in rows]
+    finally:
+        if paused:
+            gc.enable()
+
+
 def _stored(row: Sequence[Any]) -> StoredEvent:
     """A StoredEvent from a row of EVENT_COLUMNS.
 
@@ -438,7 +456,7 @@ def read_stream(
         params.append(limit)
     with event_cursor() as cursor:
         cursor.execute(sql, params)
-        return [_stored(row) for row in cursor.fetchall()]
+        return stored_events(cursor.fetchall())
 
 
 def read_all(after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
@@ -450,7 +468,7 @@ def read_all(after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
             "ORDER BY position LIMIT %s",
             [after_position, limit],
         )
-        return [_stored(row) for row in cursor.fetchall()]
+        return stored_events(cursor.fetchall())
 
 
 def stream_version(stream_id: str) -> int:

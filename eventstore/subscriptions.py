@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from django.db import connection, transaction
 
-from eventstore.store import EVENT_COLUMNS, StoredEvent, _stored, event_cursor
+from eventstore.store import EVENT_COLUMNS, StoredEvent, event_cursor, stored_events
 
 __all__ = [
     "Projection",
@@ -152,7 +152,7 @@ def _catch_up_batch(projection: Projection, batch_size: int) -> int:
         rows = cursor.fetchall()
         if not rows:
             return 0
-        events = [_stored(row) for row in rows]
+        events = stored_events(rows)
         projection.handle_batch(events)
         last_position = events[-1].position
         cursor.execute(LAST_TX_SQL, [last_position])

@@ -119,3 +119,18 @@ def test_tuples_come_back_as_lists_and_unicode_is_kept(stream_prefix: str) -> No
     result = append(stream, 0, NewEvent("A", {"cards": (1, 2), "name": "Ünïcødé ♠"}))
     assert result.events[0].data == {"cards": [1, 2], "name": "Ünïcødé ♠"}
     assert store.read_stream(stream) == result.events
+
+
+def test_first_events_can_be_found_by_command_id_alone(stream_prefix: str) -> None:
+    from django.db import connection
+
+    from eventstore.models import Event
+
+    append(f"{stream_prefix}-new", 0, NewEvent("TableCreated", {}), command_id="create-x")
+    query = Event.objects.filter(command_id="create-x", version=1).values_list("stream_id")
+    assert list(query) == [(f"{stream_prefix}-new",)]
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN " + str(query.query).replace("create-x", "'create-x'"))
+        plan = " ".join(row[0] for row in cursor.fetchall())
+    assert "eventstore_event_first_command_idx" in plan

@@ -44,7 +44,7 @@ from scoring.services.presets import resolve
 from .actors import Actor, actor_metadata, actor_ref
 from .errors import CommandRejected
 from .read_model import create_row, update_row
-from .table_state import parse_table_id, put_back, put_back_after_commit, take_state
+from .table_state import parse_table_id, put_back, take_state
 
 __all__ = [
     "CommandRejected",
@@ -188,10 +188,10 @@ def _attempt(
         duplicate = _duplicate(table_id, command_id)
         if duplicate is not None:
             return duplicate
-    state = take_state(table_id)
+    state, head_hash = take_state(table_id)
     base_version = state.version
     if expected is not None and expected != base_version:
-        put_back(table_id, state)
+        put_back(table_id, state, head_hash)
         raise WrongExpectedVersion(stream_id_of(table_id), expected, base_version)
     seed = _seed(table_id) if needs_seed is not None and needs_seed(state) else None
     try:
@@ -211,7 +211,7 @@ def _attempt(
         after_append()
     seats_changed = any(event.type in SEAT_EVENTS for event in domain_events)
     update_row(table_id, state, result.events[-1].recorded_at, seats_changed)
-    put_back_after_commit(table_id, state)
+    put_back(table_id, state, result.events[-1].hash)
     return _result(table_id, result)
 
 
@@ -275,7 +275,7 @@ def create_table(
             stream_id_of(table_id), 0, _new_events(domain_events, actor), command_id=cid
         )
         create_row(table_id, state, result.events[-1].recorded_at)
-        put_back_after_commit(table_id, state)
+        put_back(table_id, state, result.events[-1].hash)
     return _result(table_id, result)
 
 

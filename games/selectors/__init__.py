@@ -1,0 +1,1 @@
+"""Read-side selectors: what a viewer may see of a table."""

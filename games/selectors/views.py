@@ -1,0 +1,211 @@
+"""What a viewer may see of a table: the ONE place hidden information is filtered.
+
+Every response about a table (REST, WebSocket, exports of games in progress) goes through
+:func:`table_view` or :func:`events_for_viewer`.  The rules:
+
+- a seat sees its own cards, but a seat that may still bid blind nil sees them only after
+  looking (or bidding); nobody else's;
+- spectators (anonymous users, users without a seat, staff too) see no cards in hand;
+- a hand's cards (every deal, every pass) become public once the hand is over;
+- deck orders in ``HandDealt`` are removed until the hand is over, and so are the cards of
+  ``CardsPassed`` (the passer sees them; the partner once the exchange is made).
+
+The hand itself is shown through :func:`games.engine.view.seat_view`, the same function
+bots decide from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventstore.store import StoredEvent, read_stream
+from games.domain import events as ev
+from games.domain.table import TableState
+from games.engine.bidding import bid_label, legal_bids, may_bid_blind_nil
+from games.engine.cards import card_name, names_in
+from games.engine.hand import NO_BID, PHASE_NAMES, PLAYING
+from games.engine.play import card_refusals
+from games.engine.seats import SEAT_NAMES, TEAM_NAMES, parse_seat, partner_of
+from games.engine.view import SeatView, seat_view
+from games.models import stream_id_of
+from games.services.read_model import seat_rows
+from games.services.table_state import parse_table_id, reading_state
+
+__all__ = ["events_for_viewer", "table_view", "viewer_seat"]
+
+
+def _viewer_id(viewer: Any) -> int | None:
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return None
+    pk = getattr(viewer, "pk", None)
+    return pk if isinstance(pk, int) else None
+
+
+def viewer_seat(state: TableState, viewer: Any) -> int | None:
+    """The seat ``viewer`` holds at the table (None for spectators)."""
+    return state.seat_of(_viewer_id(viewer))
+
+
+def _seat_name(seat: int) -> str | None:
+    return SEAT_NAMES[seat] if 0 <= seat <= 3 else None
+
+
+def _hand_view(state: TableState, seat: int | None) -> dict[str, Any] | None:
+    hand = state.hand
+    if hand is None:
+        return None
+    view: SeatView = seat_view(hand, seat, state.team_totals(), state.team_bags())
+    bids = {
+        SEAT_NAMES[s]: None if view.bids[s] == NO_BID else bid_label(view.bids[s], view.blind[s])
+        for s in range(4)
+    }
+    body: dict[str, Any] = {
+        "number": view.hand_number,
+        "dealer": SEAT_NAMES[view.dealer],
+        "phase": PHASE_NAMES[view.phase],
+        "turn": _seat_name(view.turn),
+        "acting_seats": [SEAT_NAMES[s] for s in state.acting_seats()],
+        "bids": bids,
+        "blind_nil_allowed": {SEAT_NAMES[s]: view.blind_eligible[s] for s in range(4)},
+        "plays": [{"seat": SEAT_NAMES[s], "card": card_name(c)} for s, c in view.plays],
+        "current_trick": [{"seat": SEAT_NAMES[s], "card": card_name(c)} for s, c in view.trick],
+        "leader": _seat_name(view.leader),
+        "spades_broken": view.spades_broken,
+        "tricks_won": {SEAT_NAMES[s]: view.tricks_won[s] for s in range(4)},
+        "trick_winners": [SEAT_NAMES[s] for s in view.trick_winners],
+        "revealed": (
+            {SEAT_NAMES[s]: names_in(view.revealed[s]) for s in range(4)} if view.revealed else None
+        ),
+    }
+    if seat is not None:
+        mine: dict[str, Any] = {
+            "seat": SEAT_NAMES[seat],
+            "looked": view.looked,
+            "cards": names_in(view.hand) if view.looked else None,
+            "passed": names_in(view.passed) if view.passed else None,
+            "received": names_in(view.received) if view.received else None,
+            "legal_cards": names_in(view.legal) if view.legal else [],
+            "refusals": {},
+            "legal_bids": [],
+            "may_bid_blind_nil": False,
+            "owes_pass": hand.pass_owed[seat] and not hand.passes[seat],
+        }
+        if view.legal and hand.phase == PLAYING:
+            mine["refusals"] = {
+                card_name(card): reason for card, reason in card_refusals(hand, seat).items()
+            }
+        if seat == hand.turn:
+            mine["legal_bids"] = legal_bids(hand, seat)
+            mine["may_bid_blind_nil"] = may_bid_blind_nil(hand, seat)
+        body["you"] = mine
+    return body
+
+
+def _scores(state: TableState) -> dict[str, Any]:
+    totals = state.team_totals()
+    bags = state.team_bags()
+    summary: dict[str, Any] = (
+        state.game.ledger.summary()
+        if state.game is not None
+        else {"hands": [], "winner": None, "finished_after_hand": None}
+    )
+    return {
+        "totals": {TEAM_NAMES[t]: totals[t] for t in (0, 1)},
+        "bags": {TEAM_NAMES[t]: bags[t] for t in (0, 1)},
+        "hands": summary["hands"],
+        "winner": summary["winner"],
+        "finished_after_hand": summary["finished_after_hand"],
+    }
+
+
+def table_view(table_id: object, viewer: Any) -> dict[str, Any]:
+    """The table as ``viewer`` may see it, JSON-ready (raises CommandRejected 404)."""
+    table_uuid = parse_table_id(table_id)
+    with reading_state(table_uuid) as state:
+        seat = viewer_seat(state, viewer)
+        return {
+            "id": str(table_uuid),
+            "version": state.version,
+            "status": state.status,
+            "rules": dict(state.rules_snapshot),
+            "preset": {"name": state.preset_name, "version": state.preset_version},
+            "turn_timer_seconds": state.turn_timer_seconds,
+            "created_by": state.created_by,
+            "seats": seat_rows(state),
+            "your_seat": _seat_name(seat) if seat is not None else None,
+            "first_dealer": _seat_name(state.first_dealer)
+            if state.first_dealer is not None
+            else None,
+            "hand": _hand_view(state, seat),
+            "scores": _scores(state),
+            "deal": {"commitment": state.commitment, "seed": state.revealed_seed},
+        }
+
+
+# ---------------------------------------------------------------- events
+
+
+def _public_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
+    actor = metadata.get("actor") or {}
+    shown = {key: actor[key] for key in ("kind", "user_id", "level", "name") if key in actor}
+    return {"actor": shown}
+
+
+def _filtered_data(event: StoredEvent, state: TableState, seat: int | None) -> dict[str, Any]:
+    data = event.data
+    if event.type == ev.HAND_DEALT:
+        number = data["hand_number"]
+        if state.hand_is_over(number):
+            return dict(data)
+        shown = {key: value for key, value in data.items() if key != "deck"}
+        hand = state.game.hands[number - 1] if state.game is not None else None
+        if seat is not None and hand is not None and hand.looked[seat]:
+            shown["your_cards"] = names_in(hand.dealt[seat])
+        return shown
+    if event.type == ev.CARDS_PASSED:
+        number = data["hand_number"]
+        if state.hand_is_over(number) or seat is None:
+            return dict(data) if state.hand_is_over(number) else _without_cards(data)
+        passer = parse_seat(data["seat"])
+        hand = state.game.hands[number - 1] if state.game is not None else None
+        exchanged = hand is not None and hand.phase >= PLAYING
+        if seat == passer or (seat == partner_of(passer) and exchanged):
+            return dict(data)
+        return _without_cards(data)
+    return dict(data)
+
+
+def _without_cards(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in data.items() if key != "cards"}
+
+
+def events_for_viewer(
+    table_id: object, viewer: Any, after_version: int = 0, limit: int | None = None
+) -> list[dict[str, Any]]:
+    """The table's events after ``after_version`` as ``viewer`` may see them, JSON-ready."""
+    table_uuid = parse_table_id(table_id)
+    if isinstance(after_version, bool) or not isinstance(after_version, int) or after_version < 0:
+        after_version = 0
+    with reading_state(table_uuid) as state:
+        seat = viewer_seat(state, viewer)
+        # Read up to the folded version only, so the filter and the events agree.
+        wanted = state.version - after_version
+        if limit is not None:
+            wanted = min(wanted, max(limit, 0))
+        stored = (
+            read_stream(stream_id_of(table_uuid), after_version=after_version, limit=wanted)
+            if wanted > 0
+            else []
+        )
+        return [
+            {
+                "version": event.version,
+                "type": event.type,
+                "schema_version": event.schema_version,
+                "data": _filtered_data(event, state, seat),
+                "metadata": _public_metadata(event.metadata),
+                "recorded_at": event.recorded_at.isoformat(),
+                "hash": event.hash,
+            }
+            for event in stored
+        ]

@@ -13,6 +13,12 @@ from rest_framework.test import APIClient
 PASSWORD = "correct horse battery staple"
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """PBKDF2 costs ~0.3 s a user; these tests are about the API, not password storage."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def anonymous() -> APIClient:
     """A client without credentials: a spectator."""

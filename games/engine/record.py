@@ -31,6 +31,9 @@ from .seats import SEAT_NAMES, TEAM_NAMES, parse_seat
 
 PLAYS_PER_HAND = 4 * TRICKS_PER_HAND
 RECORD_KEYS = ("rules", "hands")
+# An export of a stored game also carries where it came from and the stream's head hash
+# (docs/tables.md); replay reads past them, they change nothing it derives.
+EXPORT_KEYS = ("table", "head_hash")
 HAND_KEYS = ("dealer", "deal", "passes", "bids", "plays")
 
 
@@ -153,7 +156,7 @@ def parse_record(document: object) -> GameRecord:
     """
     if not isinstance(document, Mapping):
         raise RecordError('A game record is an object like {"rules": "standard", "hands": [...]}.')
-    _refuse_unknown_keys(document, RECORD_KEYS, "The record", None)
+    _refuse_unknown_keys(document, RECORD_KEYS + EXPORT_KEYS, "The record", None)
     try:
         rules = rules_from_spec(document.get("rules", "standard"))
     except RulesError as error:

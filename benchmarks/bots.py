@@ -9,8 +9,9 @@ seeing the same cards both times.  Each table is scored with ``scoring.core`` fr
 tables, so the luck of the cards cancels and what remains is the play and the bidding.
 The figures: mean points per duplicate deal with a 95% interval (normal approximation),
 the share of deals A won (ties count half), nil success and bags per hand for each side,
-and decision times per level (p50 and p95, ms, every bid, pass and card), next to the
-time of one random-play hand measured in the same run as the machine's baseline.
+and decision times per level (p50 and p95, ms, over every bid, pass and card; and over
+cards alone), next to the time of one random-play hand measured in the same run as the
+machine's baseline.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class SideStats:
     bags: int = 0
     sets: int = 0
     decision_ms: list[float] = field(default_factory=list)
+    play_ms: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -90,7 +92,10 @@ def play_deal(job: tuple[int, int]) -> DealResult:
         strategies = [a_strategy if seat & 1 == a_team else b_strategy for seat in range(4)]
 
         def record(seat: int, decision: Decision, ms: float, a_team: int = a_team) -> None:
-            (a_stats if seat & 1 == a_team else b_stats).decision_ms.append(ms)
+            stats = a_stats if seat & 1 == a_team else b_stats
+            stats.decision_ms.append(ms)
+            if decision.kind == "play":
+                stats.play_ms.append(ms)
 
         state = new_hand(RULES, dealt, dealer, index + 1)
         play_hand(state, strategies, seed * 1_000_003 + index * 2 + a_team, on_decision=record)
@@ -137,6 +142,7 @@ def summarize(side: list[SideStats]) -> dict[str, object]:
     nils_bid = sum(s.nils_bid for s in side)
     nils_made = sum(s.nils_made for s in side)
     times = [ms for s in side for ms in s.decision_ms]
+    plays = [ms for s in side for ms in s.play_ms]
     return {
         "nils_bid": nils_bid,
         "nil_success_rate": round(nils_made / nils_bid, 3) if nils_bid else None,
@@ -147,6 +153,10 @@ def summarize(side: list[SideStats]) -> dict[str, object]:
             "p50": round(percentile(times, 0.5), 3),
             "p95": round(percentile(times, 0.95), 3),
             "max": round(max(times), 3) if times else 0.0,
+        },
+        "card_play_ms": {
+            "p50": round(percentile(plays, 0.5), 3),
+            "p95": round(percentile(plays, 0.95), 3),
         },
     }
 

@@ -161,7 +161,7 @@ def normal_bid(view: SeatView) -> tuple[int, HandCount]:
     if (
         rules.nil
         and partner_bid != 0
-        and nil_risk(view.hand) <= (1.0 if partner_bid >= 4 else 0.7)
+        and nil_risk(view.hand) <= (1.5 if partner_bid >= 4 else 1.2)
         and estimate < 2.0
     ):
         return 0, count

@@ -138,13 +138,19 @@ def choose_card(ctx: PlayContext) -> int:
     me_nil = nil_alive(me, bids, won)
     partner = me ^ 2
     partner_nil = not me_nil and nil_alive(partner, bids, won)
-    opponent_nils = [s for s in ((me + 1) & 3, (me + 3) & 3) if nil_alive(s, bids, won)]
+    left, right = (me + 1) & 3, (me + 3) & 3
+    if bids[left] and bids[right]:
+        opponent_nils: tuple[int, ...] = ()
+    else:
+        opponent_nils = tuple(s for s in (left, right) if nil_alive(s, bids, won))
     if ctx.led_suit < 0:
         return _lead(ctx, me_nil, partner_nil, opponent_nils)
     return _follow(ctx, me_nil, partner_nil, opponent_nils)
 
 
-def _follow(ctx: PlayContext, me_nil: bool, partner_nil: bool, opponent_nils: list[int]) -> int:
+def _follow(
+    ctx: PlayContext, me_nil: bool, partner_nil: bool, opponent_nils: tuple[int, ...]
+) -> int:
     legal = ctx.legal
     me = ctx.seat
     partner = me ^ 2
@@ -256,7 +262,7 @@ def _sure_winners(ctx: PlayContext, winners: int, played_in_trick: int) -> int:
     return sure
 
 
-def _lead(ctx: PlayContext, me_nil: bool, partner_nil: bool, opponent_nils: list[int]) -> int:
+def _lead(ctx: PlayContext, me_nil: bool, partner_nil: bool, opponent_nils: tuple[int, ...]) -> int:
     legal = ctx.legal
     others = ctx.others
     if me_nil:

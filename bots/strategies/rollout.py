@@ -20,6 +20,13 @@ def best_card_of(state: HandState) -> int:
     return state.led_suit * 13 + value
 
 
+# The seats that have played to a trick, by leader and number of cards played.
+_TRICK_SEATS = tuple(
+    tuple(tuple((leader + i) & 3 for i in range(count)) for count in range(4))
+    for leader in range(4)
+)
+
+
 def play_out(state: HandState, voids: list[int]) -> None:
     """Finish the hand in place, every seat playing Normal's card.
 
@@ -29,7 +36,21 @@ def play_out(state: HandState, voids: list[int]) -> None:
     played = 0
     for card in state.plays:
         played |= 1 << card
-    rules = state.rules
+    # One context, refilled for each play: this loop is the hot path of Hard's search.
+    context = PlayContext(
+        seat=0,
+        hand=0,
+        legal=0,
+        trick_seats=(),
+        led_suit=-1,
+        best_seat=-1,
+        best_card=-1,
+        bids=state.bids,
+        tricks_won=state.tricks_won,
+        others=0,
+        voids=voids,
+        rules=state.rules,
+    )
     while state.phase == PLAYING:
         seat = state.turn
         legal = legal_card_mask(state)
@@ -38,23 +59,21 @@ def play_out(state: HandState, voids: list[int]) -> None:
             card = (legal & -legal).bit_length() - 1
         else:
             hand = state.hands[seat]
-            leader = state.leader
-            card = choose_card(
-                PlayContext(
-                    seat=seat,
-                    hand=hand,
-                    legal=legal,
-                    trick_seats=[(leader + i) & 3 for i in range(len(trick))],
-                    led_suit=state.led_suit if trick else -1,
-                    best_seat=state.best_seat if trick else -1,
-                    best_card=best_card_of(state),
-                    bids=state.bids,
-                    tricks_won=state.tricks_won,
-                    others=FULL_DECK & ~played & ~hand,
-                    voids=voids,
-                    rules=rules,
-                )
-            )
+            context.seat = seat
+            context.hand = hand
+            context.legal = legal
+            context.others = FULL_DECK & ~played & ~hand
+            if trick:
+                context.trick_seats = _TRICK_SEATS[state.leader][len(trick)]
+                context.led_suit = state.led_suit
+                context.best_seat = state.best_seat
+                context.best_card = best_card_of(state)
+            else:
+                context.trick_seats = ()
+                context.led_suit = -1
+                context.best_seat = -1
+                context.best_card = -1
+            card = choose_card(context)
         if trick and card // 13 != state.led_suit:
             voids[seat] |= 1 << state.led_suit
         play_card(state, seat, card)

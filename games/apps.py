@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
+
+    def ready(self) -> None:
+        # verify_events checks every deal against the committed (and revealed) seed.
+        from eventstore.verification import register_verifier
+        from games.services.deal_verification import check_deals
+
+        register_verifier(check_deals, "deal commitment")

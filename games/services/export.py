@@ -1,0 +1,39 @@
+"""Export of a stored game as a game record (docs/formats.md) ending with its head hash.
+
+``python manage.py replay`` on the exported file re-plays every complete hand and prints
+the same ledger the platform shows.  Only complete hands are written (their cards are
+public); ``head_hash`` is the hash of the stream's last event at export time, so anyone
+who keeps the export can later prove the stored history was not rewritten.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.record import record_from_game
+
+from .table_state import parse_table_id, put_back, take_state
+
+
+def export_table(table_id: object) -> dict[str, Any]:
+    """The table's game record: ``{"rules", "hands", "table", "head_hash"}``."""
+    table_uuid = parse_table_id(table_id)
+    state, head_hash = take_state(table_uuid)
+    try:
+        if state.game is not None:
+            record = record_from_game(state.game)
+        else:
+            record = {"rules": dict(state.rules_snapshot), "hands": []}
+        record["table"] = {
+            "id": str(table_uuid),
+            "stream_id": f"table-{table_uuid}",
+            "version": state.version,
+            "status": state.status,
+            "preset": {"name": state.preset_name, "version": state.preset_version},
+            "deal_commitment": state.commitment,
+            "deal_seed": state.revealed_seed,
+        }
+        record["head_hash"] = head_hash
+        return record
+    finally:
+        put_back(table_uuid, state, head_hash)

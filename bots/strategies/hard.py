@@ -41,7 +41,7 @@ class HardStrategy:
 
     def __init__(
         self,
-        playout_budget: int = 12_000,
+        playout_budget: int = 10_000,
         min_samples: int = 8,
         max_samples: int = 64,
         time_limit_ms: float = 1_000.0,

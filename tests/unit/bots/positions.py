@@ -90,8 +90,8 @@ def decide(
     return strategy(level).decide(view_of(state, seat, totals, bags), seed)
 
 
-def played(level: str, state: HandState, **kwargs: object) -> str:
+def played(level: str, state: HandState, seed: int = 0) -> str:
     """The name of the card the level plays now."""
-    decision = decide(level, state, **kwargs)  # type: ignore[arg-type]
+    decision = decide(level, state, seed=seed)
     assert decision.kind == "play"
     return card_name(decision.card)

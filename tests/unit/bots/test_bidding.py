@@ -11,7 +11,7 @@ from bots.strategies.decision import Decision, NothingToDecide
 from bots.suggestion import BidSuggestion, suggest_bid
 from games.engine.cards import mask_of, parse_cards
 from games.engine.hand import PASSING
-from games.engine.rules import PRESETS
+from games.engine.rules import PRESETS, Rules
 from tests.unit.bots.positions import STANDARD, build, decide, strategy, view_of
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
@@ -22,14 +22,13 @@ THREE_KINGS = "KC 5C 6C 2C KD 7D 8D KH 9H 3H AS 4S 5S"
 THREE_AND_A_HALF = "AS 4S 5S AC 3C 4C 6C 7C KD 2D KH 3H 4H"
 
 
-def _bid(level: str, hand: str, **kwargs: object) -> Decision:
-    """The bid of ``level`` holding ``hand`` as the seat to bid (east, after north)."""
-    bids = kwargs.pop("bids", {NORTH: 3})
-    rules = kwargs.pop("rules", STANDARD)
-    bags = kwargs.pop("bags", (0, 0))
-    state = build({EAST: hand}, bids=bids, rules=rules, dealer=WEST)  # type: ignore[arg-type]
+def _bid(
+    level: str, hand: str, rules: Rules = STANDARD, bags: tuple[int, int] = (0, 0)
+) -> Decision:
+    """The bid of ``level`` holding ``hand`` as east, after north bid 3."""
+    state = build({EAST: hand}, bids={NORTH: 3}, rules=rules, dealer=WEST)
     assert state.turn == EAST
-    return decide(level, state, bags=bags)  # type: ignore[arg-type]
+    return decide(level, state, bags=bags)
 
 
 class TestNil:

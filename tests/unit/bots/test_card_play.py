@@ -6,6 +6,8 @@ from dataclasses import replace
 
 import pytest
 
+from games.engine.hand import HandState
+from games.engine.rules import Rules
 from tests.unit.bots.positions import STANDARD, build, played
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
@@ -54,7 +56,12 @@ class TestPartnerWinning:
         assert played("normal", grab) == "3H"
 
 
-def _made_contract(third_card: str, south: str, rules=STANDARD, bids=(1, 3, 1, 3)):  # type: ignore[no-untyped-def]
+def _made_contract(
+    third_card: str,
+    south: str,
+    rules: Rules = STANDARD,
+    bids: tuple[int, int, int, int] = (1, 3, 1, 3),
+) -> HandState:
     # North wins the first two tricks: with bids of 1 and 1 north-south have made it.
     return build(
         {

@@ -180,3 +180,14 @@ class EventsPageSerializer(serializers.Serializer[Any]):
     next_after = serializers.IntegerField(
         allow_null=True, help_text="Pass as ?after= for the next page; null at the end."
     )
+
+
+class GameRecordSerializer(serializers.Serializer[Any]):
+    """A game record (docs/formats.md): ``manage.py replay`` reproduces its ledger."""
+
+    rules = JsonObjectField()
+    hands = serializers.ListField(child=JsonObjectField())
+    table = JsonObjectField(help_text="Id, stream, version, status, preset, deal commitment.")
+    head_hash = serializers.CharField(
+        allow_null=True, help_text="Hash of the stream's last event when exported."
+    )

@@ -28,6 +28,7 @@ urlpatterns = [
     path("tables", views.TableListView.as_view(), name="tables"),
     path("tables/<uuid:table_id>", views.TableDetailView.as_view(), name="table"),
     path("tables/<uuid:table_id>/events", views.TableEventsView.as_view(), name="table-events"),
+    path("tables/<uuid:table_id>/export", views.TableExportView.as_view(), name="table-export"),
     path("tables/<uuid:table_id>/start", views.StartGameView.as_view(), name="table-start"),
     path("tables/<uuid:table_id>/look", views.LookView.as_view(), name="table-look"),
     path("tables/<uuid:table_id>/bid", views.BidView.as_view(), name="table-bid"),

@@ -26,6 +26,7 @@ from games.api.serializers import (
     CreateTableSerializer,
     EventsPageSerializer,
     EventsQuerySerializer,
+    GameRecordSerializer,
     HandToBotSerializer,
     LookSerializer,
     PassSerializer,
@@ -33,6 +34,7 @@ from games.api.serializers import (
 )
 from games.selectors import views as table_selectors
 from games.services import commands
+from games.services.export import export_table
 from services.api.schema import IDEMPOTENCY_KEY, PROBLEM
 
 COMMAND_ERRORS = {400: PROBLEM, 401: PROBLEM, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM}
@@ -121,6 +123,20 @@ class TableEventsView(DomainErrorsMixin, APIView):
             limit=limit + 1,
         )
         return Response(presenters.events_page(events, limit))
+
+
+class TableExportView(DomainErrorsMixin, APIView):
+    """The game record of the table's complete hands, ending with the stream's head hash."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="tables_export",
+        responses={200: GameRecordSerializer, **READ_ERRORS},
+        tags=["tables"],
+    )
+    def get(self, request: Request, table_id: UUID) -> Response:
+        return Response(export_table(table_id))
 
 
 class CommandView(DomainErrorsMixin, APIView):

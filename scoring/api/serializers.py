@@ -65,3 +65,18 @@ class PresetSerializer(serializers.Serializer[Any]):
     def get_created_by(self, preset: Any) -> str | None:
         user = preset.created_by
         return None if user is None else str(user.get_username())
+
+
+@extend_schema_field(OpenApiTypes.OBJECT)
+class _Object(serializers.DictField):
+    """A JSON object (shape in docs/api.md)."""
+
+
+class LedgerSerializer(serializers.Serializer[Any]):
+    table_id = serializers.CharField()
+    hands = serializers.ListField(
+        child=_Object(), help_text="Per hand: bids, tricks and each team's breakdown and total."
+    )
+    totals = _Object()
+    bags = _Object()
+    winner = serializers.CharField(allow_null=True)

@@ -7,5 +7,6 @@ from scoring.api import views
 urlpatterns = [
     path("presets", views.PresetListView.as_view(), name="presets"),
     path("presets/<str:name>", views.PresetDetailView.as_view(), name="preset"),
+    path("tables/<uuid:table_id>/ledger", views.TableLedgerView.as_view(), name="table-ledger"),
     path("presets/<str:name>/versions", views.PresetVersionsView.as_view(), name="preset-versions"),
 ]

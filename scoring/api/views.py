@@ -1,20 +1,29 @@
-"""``/api/presets``: rule presets as versioned data; anyone reads, staff write."""
+"""Scoring endpoints: rule presets (anyone reads, staff write), ledgers, rescoring."""
 
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.errors import DomainErrorsMixin
+from games.models import Table
 from scoring.api.permissions import StaffWritesOnly
-from scoring.api.serializers import PresetCreateSerializer, PresetEditSerializer, PresetSerializer
+from scoring.api.serializers import (
+    LedgerSerializer,
+    PresetCreateSerializer,
+    PresetEditSerializer,
+    PresetSerializer,
+)
 from scoring.models import RulePreset
+from scoring.projections import ledger_for_table
 from scoring.services import presets
 from services.api.errors import ApiProblem
 from services.api.schema import PROBLEM
@@ -106,3 +115,27 @@ class PresetVersionsView(DomainErrorsMixin, APIView):
         if not versions:
             raise _not_found(name)
         return Response(PresetSerializer(versions, many=True).data)
+
+
+def _require_table(table_id: UUID) -> None:
+    if not Table.objects.filter(pk=table_id).exists():
+        raise ApiProblem(
+            status_code=status.HTTP_404_NOT_FOUND,
+            code="no_such_table",
+            message=f"There is no table '{table_id}'.",
+        )
+
+
+class TableLedgerView(DomainErrorsMixin, APIView):
+    """The table's score ledger as projected from its events (each hand, totals, bags)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="tables_ledger",
+        responses={200: LedgerSerializer, 404: PROBLEM},
+        tags=["tables"],
+    )
+    def get(self, request: Request, table_id: UUID) -> Response:
+        _require_table(table_id)
+        return Response(ledger_for_table(table_id))

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from scoring.api.scoresheet import ScoresheetView
 from services.api.views import ApiIndexView, HealthView
 
 handler404 = "services.api.exceptions.api_aware_404"
@@ -15,6 +16,8 @@ urlpatterns = [
     path("api/audit/", include("eventstore.urls")),
     path("api/", include("games.api.urls")),
     path("api/", include("scoring.api.urls")),
+    path("api/scoresheet", ScoresheetView.as_view(), name="scoresheet"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("", include("web.urls")),  # the browser client: / (play) and /calculator/
 ]

@@ -1,0 +1,56 @@
+// The REST API client: JSON in, JSON out, errors as ApiError {status, code, message}.
+
+export class ApiError extends Error {
+  constructor(status, code, message, body) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.body = body;
+  }
+}
+
+/** A fresh idempotency key for one decision (the server drops a repeated one). */
+export function newKey() {
+  if (globalThis.crypto && typeof crypto.randomUUID === "function") {
+    return crypto.randomUUID();
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Call the API. `token` authenticates (DRF token); `command` adds an Idempotency-Key.
+ * Resolves to the decoded body; rejects with ApiError carrying the server's message.
+ */
+export async function api(path, { method = "GET", body, token, command = false } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Token ${token}`;
+  if (command) headers["Idempotency-Key"] = newKey();
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "omit",
+    });
+  } catch (error) {
+    throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    const code = (data && data.code) || "http_" + response.status;
+    const message = (data && data.message) || `The server answered ${response.status}.`;
+    throw new ApiError(response.status, code, message, data);
+  }
+  return data;
+}

@@ -1,0 +1,421 @@
+// The score calculator for paper games. The server scores (POST /api/scoresheet); this
+// page collects bids and tricks, checks the tricks add up to 13, shows each team's
+// breakdown, and keeps the sheet in localStorage.
+
+import { api } from "./api.js";
+import { breakdownElement, signed, TEAM_LABELS } from "./breakdown.js";
+import { fillPresetSelect, loadPresets } from "./rules.js";
+
+const $ = (id) => document.getElementById(id);
+const STORE_KEY = "spades.calculator";
+const SEATS = ["north", "east", "south", "west"];
+const SEAT_LABELS = { north: "North", east: "East", south: "South", west: "West" };
+const TEAMS = ["north_south", "east_west"];
+const OPTION_NAMES = ["lose_score", "nil", "blind_nil", "bicycle", "bag_penalty", "nil_tricks_count_for_partner"];
+
+let presets = new Map();
+let state = load();
+let previewTimer = null;
+let previewSerial = 0;
+
+function emptyDraft() {
+  return {
+    bids: Object.fromEntries(SEATS.map((s) => [s, ""])),
+    tricks: Object.fromEntries(SEATS.map((s) => [s, ""])),
+  };
+}
+
+function load() {
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem(STORE_KEY) || "null");
+  } catch {
+    saved = null;
+  }
+  if (!saved || !Array.isArray(saved.hands)) {
+    return { preset: "standard", options: null, hands: [], draft: emptyDraft() };
+  }
+  saved.draft = saved.draft && saved.draft.bids ? saved.draft : emptyDraft();
+  return saved;
+}
+
+function save() {
+  localStorage.setItem(STORE_KEY, JSON.stringify(state));
+}
+
+// ------------------------------------------------------------------ rules
+
+function optionsFromRules(rules) {
+  return {
+    target_score: rules.target_score,
+    lose_score: rules.lose_score !== null && rules.lose_score !== undefined,
+    nil: rules.nil,
+    blind_nil: rules.blind_nil,
+    bicycle: rules.set_penalty === "zero",
+    bag_penalty: rules.bag_penalty,
+    nil_tricks_count_for_partner: rules.nil_tricks_count_for_partner,
+  };
+}
+
+const STANDARD_OPTIONS = {
+  target_score: 500, lose_score: false, nil: true, blind_nil: false,
+  bicycle: false, bag_penalty: true, nil_tricks_count_for_partner: false,
+};
+
+/** The scoresheet's rules: the chosen preset with the options ticked here. */
+function rulesSpec() {
+  const preset = presets.get(state.preset);
+  const o = state.options || STANDARD_OPTIONS;
+  const base = preset && preset.rules ? { ...preset.rules, preset: "standard" } : { preset: state.preset };
+  return {
+    ...base,
+    target_score: Number(o.target_score),
+    lose_score: o.lose_score ? -200 : null,
+    nil: o.nil,
+    blind_nil: o.blind_nil,
+    set_penalty: o.bicycle ? "zero" : "minus_bid",
+    bag_penalty: o.bag_penalty,
+    nil_tricks_count_for_partner: o.nil_tricks_count_for_partner,
+  };
+}
+
+function showOptions() {
+  const form = $("rules-form");
+  const o = state.options || STANDARD_OPTIONS;
+  $("calc-preset").value = state.preset;
+  const target = $("calc-target");
+  if (![...target.options].some((opt) => opt.value === String(o.target_score))) {
+    const option = document.createElement("option");
+    option.value = String(o.target_score);
+    option.textContent = `${o.target_score} points`;
+    target.append(option);
+  }
+  target.value = String(o.target_score);
+  for (const name of OPTION_NAMES) form.elements[name].checked = Boolean(o[name]);
+}
+
+function readOptions() {
+  const form = $("rules-form");
+  const options = { target_score: Number($("calc-target").value) };
+  for (const name of OPTION_NAMES) options[name] = form.elements[name].checked;
+  return options;
+}
+
+// ------------------------------------------------------------------ entry
+
+function bidSelect(seat) {
+  const select = document.createElement("select");
+  select.id = `bid-${seat}`;
+  select.name = `bid-${seat}`;
+  select.dataset.seat = seat;
+  const choices = [["", "–"], ["nil", "Nil (0)"], ["blind_nil", "Blind nil"]];
+  for (let n = 1; n <= 13; n += 1) choices.push([String(n), String(n)]);
+  for (const [value, text] of choices) {
+    const option = document.createElement("option");
+    option.value = value;
+    option.textContent = text;
+    select.append(option);
+  }
+  return select;
+}
+
+function buildEntryRows() {
+  const body = $("entry-rows");
+  body.replaceChildren();
+  for (const seat of SEATS) {
+    const row = document.createElement("tr");
+    const name = document.createElement("th");
+    name.scope = "row";
+    name.textContent = `${SEAT_LABELS[seat]} (${seat === "north" || seat === "south" ? "N-S" : "E-W"})`;
+    const bidCell = document.createElement("td");
+    const select = bidSelect(seat);
+    select.setAttribute("aria-label", `${SEAT_LABELS[seat]}'s bid`);
+    bidCell.append(select);
+    const tricksCell = document.createElement("td");
+    const input = document.createElement("input");
+    input.type = "number";
+    input.min = "0";
+    input.max = "13";
+    input.step = "1";
+    input.inputMode = "numeric";
+    input.id = `tricks-${seat}`;
+    input.dataset.seat = seat;
+    input.setAttribute("aria-label", `${SEAT_LABELS[seat]}'s tricks`);
+    tricksCell.append(input);
+    row.append(name, bidCell, tricksCell);
+    body.append(row);
+  }
+}
+
+function showDraft() {
+  for (const seat of SEATS) {
+    $(`bid-${seat}`).value = state.draft.bids[seat];
+    $(`tricks-${seat}`).value = state.draft.tricks[seat];
+  }
+  $("entry-number").textContent = String(state.hands.length + 1);
+}
+
+function readDraft() {
+  for (const seat of SEATS) {
+    state.draft.bids[seat] = $(`bid-${seat}`).value;
+    state.draft.tricks[seat] = $(`tricks-${seat}`).value.trim();
+  }
+}
+
+/** The draft as a scoresheet hand, or a sentence saying what is missing. */
+function draftHand() {
+  const bids = {};
+  const tricks = {};
+  for (const seat of SEATS) {
+    const bid = state.draft.bids[seat];
+    if (bid === "") return { problem: `Choose ${SEAT_LABELS[seat]}'s bid.` };
+    bids[seat] = bid === "nil" || bid === "blind_nil" ? bid : Number(bid);
+  }
+  for (const seat of SEATS) {
+    const raw = state.draft.tricks[seat];
+    if (raw === "") return { problem: `Enter ${SEAT_LABELS[seat]}'s tricks.`, bids };
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 0 || value > 13) {
+      return { problem: `${SEAT_LABELS[seat]}'s tricks must be a whole number from 0 to 13.`, bids };
+    }
+    tricks[seat] = value;
+  }
+  const total = SEATS.reduce((sum, seat) => sum + tricks[seat], 0);
+  if (total !== 13) {
+    return { problem: `The tricks add up to ${total}, not 13: check the count before scoring.`, bids, tricks };
+  }
+  return { hand: { bids, tricks } };
+}
+
+function showTrickCount() {
+  const entered = SEATS.filter((s) => state.draft.tricks[s] !== "");
+  const total = entered.reduce((sum, s) => sum + (Number(state.draft.tricks[s]) || 0), 0);
+  const line = $("trick-count");
+  line.classList.remove("wrong", "right");
+  if (!entered.length) {
+    line.textContent = "Tricks: enter them when the hand ends (they must add up to 13).";
+    return;
+  }
+  if (entered.length === 4 && total === 13) {
+    line.textContent = "Tricks add up to 13.";
+    line.classList.add("right");
+  } else {
+    line.textContent = `Tricks so far: ${total} of 13.`;
+    if (entered.length === 4 || total > 13) line.classList.add("wrong");
+  }
+}
+
+function onEntryInput() {
+  readDraft();
+  save();
+  showTrickCount();
+  $("entry-error").textContent = "";
+  clearTimeout(previewTimer);
+  previewTimer = setTimeout(preview, 250);
+}
+
+async function preview() {
+  const box = $("previews");
+  const { hand } = draftHand();
+  const serial = ++previewSerial;
+  if (!hand) {
+    box.replaceChildren();
+    return;
+  }
+  try {
+    const result = await api("/api/scoresheet", {
+      method: "POST",
+      body: { rules: rulesSpec(), hands: [...state.hands, hand] },
+    });
+    if (serial !== previewSerial) return;
+    const last = result.hands[result.hands.length - 1];
+    box.replaceChildren(
+      ...TEAMS.map((team) => {
+        const block = breakdownElement(last[team], `Preview: ${TEAM_LABELS[team]}`);
+        block.classList.add("preview");
+        block.dataset.team = team;
+        return block;
+      }),
+    );
+  } catch (problem) {
+    if (serial !== previewSerial) return;
+    box.replaceChildren();
+    $("entry-error").textContent = problem.message;
+  }
+}
+
+async function scoreHand(event) {
+  event.preventDefault();
+  readDraft();
+  const error = $("entry-error");
+  const { hand, problem } = draftHand();
+  if (!hand) {
+    error.textContent = problem;
+    return;
+  }
+  try {
+    const result = await api("/api/scoresheet", {
+      method: "POST",
+      body: { rules: rulesSpec(), hands: [...state.hands, hand] },
+    });
+    state.hands.push(hand);
+    state.draft = emptyDraft();
+    save();
+    showDraft();
+    showTrickCount();
+    $("previews").replaceChildren();
+    error.textContent = "";
+    showSheet(result);
+    $(`bid-north`).focus();
+  } catch (failure) {
+    error.textContent = failure.message;
+  }
+}
+
+// ------------------------------------------------------------------ the sheet
+
+function bidLabel(bid) {
+  if (bid === "nil") return "Nil";
+  if (bid === "blind_nil") return "BN";
+  return String(bid);
+}
+
+function showSheet(result) {
+  const rows = $("sheet-rows");
+  rows.replaceChildren();
+  const details = $("sheet-details");
+  details.replaceChildren();
+  const scored = result ? result.hands : [];
+  scored.forEach((teams, i) => {
+    const hand = state.hands[i];
+    const row = document.createElement("tr");
+    row.dataset.hand = String(i + 1);
+    const cells = [
+      String(i + 1),
+      SEATS.map((s) => bidLabel(hand.bids[s])).join(" "),
+      SEATS.map((s) => hand.tricks[s]).join(" "),
+      ...TEAMS.map((team) => `${signed(teams[team].hand_score)} → ${teams[team].total}`),
+    ];
+    cells.forEach((text, c) => {
+      const cell = document.createElement(c === 0 ? "th" : "td");
+      if (c === 0) cell.scope = "row";
+      if (c >= 3) {
+        cell.className = "num";
+        cell.dataset.team = TEAMS[c - 3];
+      }
+      cell.textContent = text;
+      row.append(cell);
+    });
+    rows.append(row);
+    const more = document.createElement("details");
+    more.className = "hand-details";
+    const summary = document.createElement("summary");
+    summary.textContent = `How hand ${i + 1} was scored`;
+    more.append(summary);
+    const grid = document.createElement("div");
+    grid.className = "previews";
+    for (const team of TEAMS) grid.append(breakdownElement(teams[team], TEAM_LABELS[team]));
+    more.append(grid);
+    details.append(more);
+  });
+  const totals = result ? result.totals : { north_south: 0, east_west: 0 };
+  const lastHand = scored.length ? scored[scored.length - 1] : null;
+  for (const team of TEAMS) {
+    $(`total-${team}`).textContent = String(totals[team]);
+    $(`bags-${team}`).textContent = lastHand ? String(lastHand[team].bags) : "0";
+  }
+  const banner = $("winner");
+  if (result && result.winner) {
+    const loser = result.winner === "north_south" ? "east_west" : "north_south";
+    banner.textContent = `${TEAM_LABELS[result.winner]} wins, ${totals[result.winner]} to ${totals[loser]} (after hand ${result.finished_after_hand}).`;
+    banner.hidden = false;
+  } else {
+    banner.hidden = true;
+  }
+  $("score-hand").disabled = Boolean(result && result.winner);
+  $("undo-hand").disabled = state.hands.length === 0;
+  $("entry-number").textContent = String(state.hands.length + 1);
+}
+
+async function rescore() {
+  const note = $("rules-note");
+  note.classList.remove("form-error");
+  note.textContent = "Changing the rules re-scores every hand.";
+  if (!state.hands.length) {
+    showSheet(null);
+    return;
+  }
+  try {
+    const result = await api("/api/scoresheet", {
+      method: "POST",
+      body: { rules: rulesSpec(), hands: state.hands },
+    });
+    showSheet(result);
+  } catch (problem) {
+    note.textContent = problem.message;
+    note.classList.add("form-error");
+  }
+}
+
+// ------------------------------------------------------------------ start
+
+async function start() {
+  buildEntryRows();
+  presets = fillPresetSelect($("calc-preset"), await loadPresets(), state.preset);
+  if (!presets.has(state.preset)) state.preset = "standard";
+  if (!state.options) {
+    const preset = presets.get(state.preset);
+    state.options = preset && preset.rules ? optionsFromRules(preset.rules) : { ...STANDARD_OPTIONS };
+  }
+  showOptions();
+  showDraft();
+  showTrickCount();
+
+  $("calc-preset").addEventListener("change", () => {
+    state.preset = $("calc-preset").value;
+    const preset = presets.get(state.preset);
+    state.options = preset && preset.rules ? optionsFromRules(preset.rules) : { ...STANDARD_OPTIONS };
+    showOptions();
+    save();
+    rescore();
+    preview();
+  });
+  $("rules-form").addEventListener("change", (event) => {
+    if (event.target.id === "calc-preset") return;
+    state.options = readOptions();
+    save();
+    rescore();
+    preview();
+  });
+  $("entry-form").addEventListener("input", onEntryInput);
+  $("entry-form").addEventListener("change", onEntryInput);
+  $("entry-form").addEventListener("submit", scoreHand);
+  $("clear-entry").addEventListener("click", () => {
+    state.draft = emptyDraft();
+    save();
+    showDraft();
+    showTrickCount();
+    $("previews").replaceChildren();
+    $("entry-error").textContent = "";
+  });
+  $("undo-hand").addEventListener("click", () => {
+    state.hands.pop();
+    save();
+    rescore();
+    preview();
+  });
+  $("new-sheet").addEventListener("click", () => {
+    if (state.hands.length && !window.confirm("Start a new game? The scored hands are cleared.")) return;
+    state.hands = [];
+    state.draft = emptyDraft();
+    save();
+    showDraft();
+    showTrickCount();
+    $("previews").replaceChildren();
+    rescore();
+  });
+  await rescore();
+  preview();
+}
+
+start();

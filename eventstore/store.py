@@ -30,6 +30,7 @@ from eventstore.hashing import (
     canonical_json,
     check_json_value,
     event_hash,
+    hash_parts,
     heads_digest,
 )
 from eventstore.signals import events_committed
@@ -150,37 +151,72 @@ SELECT
       WHERE stream_id = %(stream)s AND command_id = %(command)s)
 """
 
-# The head CAS and the insert are one statement: the insert selects from the CAS's output,
-# so a lost race inserts nothing (no error, no aborted transaction, no partial batch).
-CAS_EXISTING_SQL = """
+# The append is ONE statement: lock the head row if the stream is at the expected version
+# (and the command is new), chain the hashes from its head hash in SQL (the canonical JSON
+# halves come from eventstore.hashing.hash_parts), move the head, insert the batch. A lost
+# race matches no head row, so nothing is inserted: no error, no aborted transaction, no
+# partial batch. Only then does a second query tell why.
+LOCK_EXISTING_HEAD = """
+SELECT head_hash::text AS h0 FROM eventstore_stream
+ WHERE stream_id = %s AND version = %s AND head_tx_id <= pg_current_xact_id()
+   AND NOT EXISTS (SELECT 1 FROM eventstore_event WHERE stream_id = %s AND command_id = %s)
+   FOR UPDATE
+"""
+
+NEW_HEAD = "SELECT %s::text AS h0"
+
+MOVE_EXISTING_HEAD = """
 UPDATE eventstore_stream
-   SET version = %s, head_hash = %s, head_tx_id = pg_current_xact_id(), updated_at = now()
- WHERE stream_id = %s AND version = %s
-   AND head_tx_id <= pg_current_xact_id()
-RETURNING stream_id
+   SET version = %s, head_hash = (SELECT hash FROM chain ORDER BY i DESC LIMIT 1),
+       head_tx_id = pg_current_xact_id(), updated_at = now()
+ WHERE stream_id = %s AND EXISTS (SELECT 1 FROM head)
+RETURNING 1
 """
 
-CAS_NEW_SQL = """
+CREATE_HEAD = """
 INSERT INTO eventstore_stream (stream_id, version, head_hash, head_tx_id)
-VALUES (%s, %s, %s, pg_current_xact_id())
+SELECT %s, %s, (SELECT hash FROM chain ORDER BY i DESC LIMIT 1), pg_current_xact_id()
 ON CONFLICT (stream_id) DO NOTHING
-RETURNING stream_id
+RETURNING 1
 """
 
-INSERT_TEMPLATE = """
-WITH head AS ({cas})
+APPEND_TEMPLATE = """
+WITH RECURSIVE
+batch (i, version, type, schema_version, data, metadata, command_id, prefix, suffix) AS (
+    VALUES {rows}
+),
+head AS ({head}),
+chain (i, prev_hash, hash) AS (
+    SELECT b.i, head.h0,
+           encode(sha256(convert_to(b.prefix || head.h0 || b.suffix, 'UTF8')), 'hex')
+      FROM head JOIN batch b ON b.i = 1
+    UNION ALL
+    SELECT b.i, c.hash,
+           encode(sha256(convert_to(b.prefix || c.hash || b.suffix, 'UTF8')), 'hex')
+      FROM chain c JOIN batch b ON b.i = c.i + 1
+),
+moved AS ({move})
 INSERT INTO eventstore_event
     (stream_id, version, type, schema_version, data, metadata, command_id, hash, prev_hash)
-SELECT head.stream_id, v.version, v.type, v.schema_version, v.data, v.metadata,
-       v.command_id, v.hash, v.prev_hash
-  FROM head,
-       (VALUES {rows}) AS v(version, type, schema_version, data, metadata, command_id,
-                            hash, prev_hash)
- ORDER BY v.version
-RETURNING position, version, recorded_at
+SELECT %s, b.version, b.type, b.schema_version, b.data, b.metadata, b.command_id,
+       c.hash, c.prev_hash
+  FROM batch b JOIN chain c ON c.i = b.i
+ WHERE EXISTS (SELECT 1 FROM moved)
+ ORDER BY b.i
+RETURNING position, version, recorded_at, hash, prev_hash
 """
 
-ROW_PLACEHOLDERS = "(%s::int, %s::text, %s::int, %s::jsonb, %s::jsonb, %s::text, %s, %s)"
+ROW_PLACEHOLDERS = (
+    "(%s::int, %s::int, %s::text, %s::int, %s::jsonb, %s::jsonb, %s::text, %s::text, %s::text)"
+)
+
+HEAD_SQL = """
+SELECT
+    (SELECT version FROM eventstore_stream WHERE stream_id = %(stream)s),
+    (SELECT version FROM eventstore_event
+      WHERE stream_id = %(stream)s AND command_id = %(command)s)
+"""
+
 
 # ---------------------------------------------------------------- validation
 
@@ -351,58 +387,47 @@ def append(
     batch = [_normalised(new, command_id) for new in events]
     _require_atomic()
 
+    rows: list[Any] = []
+    for offset, (event_type, schema_version, data, metadata) in enumerate(batch, start=1):
+        version = expected_version + offset
+        prefix, suffix = hash_parts(
+            stream_id=stream_id,
+            version=version,
+            type=event_type,
+            schema_version=schema_version,
+            data=data,
+            metadata=metadata,
+        )
+        rows += [
+            offset,
+            version,
+            event_type,
+            schema_version,
+            canonical_json(data),
+            canonical_json(metadata),
+            command_id if offset == 1 else None,
+            prefix,
+            suffix,
+        ]
+    new_version = expected_version + len(batch)
+    if expected_version == 0:
+        head, head_params = NEW_HEAD, [GENESIS_HASH]
+        move, move_params = CREATE_HEAD, [stream_id, new_version]
+    else:
+        head = LOCK_EXISTING_HEAD
+        head_params = [stream_id, expected_version, stream_id, command_id]
+        move, move_params = MOVE_EXISTING_HEAD, [new_version, stream_id]
+    sql = APPEND_TEMPLATE.format(
+        rows=", ".join([ROW_PLACEHOLDERS] * len(batch)), head=head, move=move
+    )
+
     with event_cursor() as cursor:
-        cursor.execute(HEAD_SQL, {"stream": stream_id, "command": command_id})
-        current, head_hash, command_version = cursor.fetchone()
-        if command_version is not None:
-            return AppendResult(_events_of_command(cursor, stream_id, command_version), True)
-        current = current or 0
-        if current != expected_version:
-            raise WrongExpectedVersion(stream_id, expected_version, current)
-
-        prev_hash = head_hash or GENESIS_HASH
-        params: list[Any] = []
-        hashes: list[tuple[str, str]] = []
-        for offset, (event_type, schema_version, data, metadata) in enumerate(batch):
-            version = expected_version + 1 + offset
-            this_hash = event_hash(
-                stream_id=stream_id,
-                version=version,
-                type=event_type,
-                schema_version=schema_version,
-                data=data,
-                metadata=metadata,
-                prev_hash=prev_hash,
-            )
-            params += [
-                version,
-                event_type,
-                schema_version,
-                canonical_json(data),
-                canonical_json(metadata),
-                command_id if offset == 0 else None,
-                this_hash,
-                prev_hash,
-            ]
-            hashes.append((prev_hash, this_hash))
-            prev_hash = this_hash
-
-        new_version = expected_version + len(batch)
-        if expected_version == 0:
-            cas, cas_params = CAS_NEW_SQL, [stream_id, new_version, prev_hash]
-        else:
-            cas, cas_params = (
-                CAS_EXISTING_SQL,
-                [new_version, prev_hash, stream_id, expected_version],
-            )
-        sql = INSERT_TEMPLATE.format(cas=cas, rows=", ".join([ROW_PLACEHOLDERS] * len(batch)))
-        cursor.execute(sql, cas_params + params)
+        cursor.execute(sql, rows + head_params + move_params + [stream_id])
         inserted = cursor.fetchall()
-
         if not inserted:
-            # Lost the race: someone appended (maybe this very command) since HEAD_SQL.
+            # The stream was not at the expected version, or the command is known.
             cursor.execute(HEAD_SQL, {"stream": stream_id, "command": command_id})
-            current, _, command_version = cursor.fetchone()
+            current, command_version = cursor.fetchone()
             if command_version is not None:
                 return AppendResult(_events_of_command(cursor, stream_id, command_version), True)
             current = current or 0
@@ -428,10 +453,12 @@ def append(
             hash=this_hash,
             prev_hash=previous,
         )
-        for (position, version, recorded_at), (event_type, schema_version, data, metadata), (
-            previous,
-            this_hash,
-        ) in zip(inserted, batch, hashes, strict=True)
+        for (position, version, recorded_at, this_hash, previous), (
+            event_type,
+            schema_version,
+            data,
+            metadata,
+        ) in zip(inserted, batch, strict=True)
     ]
     transaction.on_commit(
         lambda: events_committed.send(sender=None, stream_id=stream_id, events=stored)

@@ -82,10 +82,25 @@ def test_hashes_follow_the_documented_recipe(stream_prefix: str) -> None:
     assert store.verify_stream(f"{stream_prefix}-a") is None
 
 
+def verify_all_streams() -> tuple[int, str]:
+    """``verify_events --all-problems`` over every stream: (exit code, output). The test
+    database is shared by the whole run, so other apps' streams are in it too."""
+    from io import StringIO
+
+    out = StringIO()
+    try:
+        call_command("verify_events", "--all-problems", stdout=out, stderr=out)
+    except CommandError as failed:
+        return failed.returncode, out.getvalue() + str(failed)
+    return 0, out.getvalue()
+
+
 def test_verify_events_passes_on_intact_history(stream_prefix: str) -> None:
     make_stream(f"{stream_prefix}-a")
     assert "every check holds" in run_verify("--stream", f"{stream_prefix}-a")
-    assert "every check holds" in run_verify()
+    code, output = verify_all_streams()
+    assert stream_prefix not in output
+    assert code == 0 or "broken: stream" in output
 
 
 @pytest.mark.parametrize(
@@ -127,15 +142,18 @@ def test_an_altered_event_is_caught_and_named(
     broken = store.verify_stream(stream)
     assert broken is not None and broken.version == broken_version
     assert store.verify_stream(f"{stream_prefix}-b") is None
-    for args in (["--stream", stream], []):
-        with pytest.raises(CommandError) as failed:
-            run_verify(*args)
-        assert failed.value.returncode == 1
-        message = str(failed.value)
-        broken_event = events[broken_version - 1]
-        assert f"stream {stream}, version {broken_version}" in message
-        assert f"position {broken_event.position}" in message
+    with pytest.raises(CommandError) as failed:
+        run_verify("--stream", stream)
+    assert failed.value.returncode == 1
+    code, everything = verify_all_streams()
+    assert code == 1
+    broken_event = events[broken_version - 1]
+    for message in (str(failed.value), everything):
+        assert f"stream {stream}, version {broken_version}, position {broken_event.position}" in (
+            message
+        )
         assert reason in message
+    assert f"{stream_prefix}-b" not in everything
 
 
 def test_rewriting_a_whole_chain_consistently_is_caught_by_the_head_row(
@@ -179,12 +197,21 @@ def test_registered_verifiers_run_and_fail_the_audit(stream_prefix: str) -> None
     assert "every check holds" in run_verify("--stream", stream)
 
 
-def test_table_option_finds_the_tables_stream(stream_prefix: str) -> None:
-    make_stream(f"table-{stream_prefix}")
-    assert f"stream table-{stream_prefix}" in run_verify("--table", stream_prefix)
-    with pytest.raises(CommandError) as missing:
-        run_verify("--table", "no-such-table")
-    assert missing.value.returncode == 2
+def test_table_option_resolves_the_tables_stream(stream_prefix: str) -> None:
+    from eventstore import verification
+
+    make_stream(f"{stream_prefix}-t")
+    saved = verification._table_stream_resolver[:]
+    try:
+        verification._table_stream_resolver.clear()  # default: table-ID, then ID
+        assert f"stream {stream_prefix}-t" in run_verify("--table", f"{stream_prefix}-t")
+        verification.set_table_stream_resolver(lambda table_id: f"{table_id}-t")
+        assert f"stream {stream_prefix}-t" in run_verify("--table", stream_prefix)
+        with pytest.raises(CommandError) as missing:
+            run_verify("--table", "no-such-table")
+        assert missing.value.returncode == 2
+    finally:
+        verification._table_stream_resolver[:] = saved
 
 
 @pytest.mark.django_db(transaction=True)

@@ -17,6 +17,7 @@ from eventstore.hashing import (
     canonical_json,
     check_json_value,
     event_hash,
+    hash_parts,
     heads_digest,
 )
 
@@ -83,3 +84,22 @@ def test_heads_digest_is_order_independent_and_sensitive_to_every_field() -> Non
     assert digest != heads_digest([("b", 3, "1" * 64), ("a", 5, "2" * 64)])
     assert digest != heads_digest([("b", 2, "3" * 64), ("a", 5, "2" * 64)])
     assert heads_digest([]) == hashlib.sha256(b"").hexdigest()
+
+
+@given(text, st.integers(1, 2**31 - 1), text, st.integers(1, 1000), objects, objects)
+def test_hash_parts_surround_prev_hash_in_the_canonical_body(
+    stream_id: str, version: int, type_: str, schema_version: int, data: Any, metadata: Any
+) -> None:
+    fields = {
+        "stream_id": stream_id,
+        "version": version,
+        "type": type_,
+        "schema_version": schema_version,
+        "data": data,
+        "metadata": metadata,
+    }
+    prefix, suffix = hash_parts(**fields)
+    prev = "ab" * 32
+    assert prefix + prev + suffix == canonical_json({**fields, "prev_hash": prev})
+    expected = hashlib.sha256((prefix + prev + suffix).encode("utf-8")).hexdigest()
+    assert expected == event_hash(**fields, prev_hash=prev)

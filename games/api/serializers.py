@@ -18,7 +18,6 @@ from games.domain.events import BOT_LEVELS, SEAT_KINDS
 MAX_TURN_TIMER_SECONDS = 24 * 3600
 MAX_EVENTS_PAGE = 500
 DEFAULT_EVENTS_PAGE = 100
-MAX_RESCORE_TABLES = 50
 
 
 class StrictSerializer(serializers.Serializer[Any]):
@@ -134,22 +133,6 @@ class EventsQuerySerializer(serializers.Serializer[Any]):
     limit = serializers.IntegerField(
         required=False, default=DEFAULT_EVENTS_PAGE, min_value=1, max_value=MAX_EVENTS_PAGE
     )
-
-
-class RescoreQuerySerializer(serializers.Serializer[Any]):
-    rules = RulesSpecField(
-        from_text=True,
-        help_text='A preset name, or custom rules as JSON text: {"preset": "standard", ...}.',
-    )
-
-
-class RescoreManySerializer(StrictSerializer):
-    table_ids = serializers.ListField(
-        child=serializers.CharField(max_length=64),
-        min_length=1,
-        max_length=MAX_RESCORE_TABLES,
-    )
-    rules = RulesSpecField()
 
 
 # ---------------------------------------------------------------- responses

@@ -8,7 +8,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.fields import RulesSpecField
 from games.api.serializers import StrictSerializer
+from scoring.services.rescoring import MAX_TABLES
 
 MAX_DESCRIPTION = 2000
 
@@ -80,3 +82,37 @@ class LedgerSerializer(serializers.Serializer[Any]):
     totals = _Object()
     bags = _Object()
     winner = serializers.CharField(allow_null=True)
+
+
+class RescoreQuerySerializer(serializers.Serializer[Any]):
+    rules = RulesSpecField(
+        from_text=True,
+        help_text='A preset name, or custom rules as JSON text: {"preset": "standard", ...}.',
+    )
+
+
+class RescoreManySerializer(StrictSerializer):
+    table_ids = serializers.ListField(
+        child=serializers.UUIDField(), min_length=1, max_length=MAX_TABLES
+    )
+    rules = RulesSpecField(help_text='A preset name or {"preset": NAME, ...overrides}.')
+
+
+class RescoredLedgerSerializer(serializers.Serializer[Any]):
+    table_id = serializers.CharField()
+    rules = _Object(help_text="The full rules the table was rescored under.")
+    preset = _Object()
+    hands = serializers.ListField(
+        child=_Object(), help_text="Complete hands re-scored; `flagged` marks forbidden actions."
+    )
+    totals = _Object()
+    bags = _Object()
+    winner = serializers.CharField(allow_null=True)
+    finished_after_hand = serializers.IntegerField(allow_null=True)
+    hands_after_end = serializers.IntegerField(
+        help_text="Hands played after the game would have ended under these rules."
+    )
+    flags = serializers.ListField(
+        child=_Object(), help_text="Actions these rules forbid, with the engine's sentence."
+    )
+    original = _Object(help_text="The table's own totals and winner.")

@@ -8,7 +8,7 @@ from uuid import UUID
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,10 +21,14 @@ from scoring.api.serializers import (
     PresetCreateSerializer,
     PresetEditSerializer,
     PresetSerializer,
+    RescoredLedgerSerializer,
+    RescoreManySerializer,
+    RescoreQuerySerializer,
 )
 from scoring.models import RulePreset
 from scoring.projections import ledger_for_table
 from scoring.services import presets
+from scoring.services.rescoring import rescore
 from services.api.errors import ApiProblem
 from services.api.schema import PROBLEM
 
@@ -139,3 +143,43 @@ class TableLedgerView(DomainErrorsMixin, APIView):
     def get(self, request: Request, table_id: UUID) -> Response:
         _require_table(table_id)
         return Response(ledger_for_table(table_id))
+
+
+class TableRescoreView(DomainErrorsMixin, APIView):
+    """The table's complete hands scored under other rules; nothing is written."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="tables_rescore",
+        parameters=[RescoreQuerySerializer],
+        responses={200: RescoredLedgerSerializer, 400: PROBLEM, 404: PROBLEM},
+        tags=["tables"],
+    )
+    def get(self, request: Request, table_id: UUID) -> Response:
+        query = RescoreQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        [ledger] = rescore([table_id], query.validated_data["rules"])
+        return Response(ledger)
+
+
+class RescoreView(DomainErrorsMixin, APIView):
+    """Many tables scored under other rules (e.g. a season under a proposed preset)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="rescore",
+        request=RescoreManySerializer,
+        responses={
+            200: RescoredLedgerSerializer(many=True),
+            400: PROBLEM,
+            401: PROBLEM,
+            404: PROBLEM,
+        },
+        tags=["tables"],
+    )
+    def post(self, request: Request) -> Response:
+        body = RescoreManySerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return Response(rescore(body.validated_data["table_ids"], body.validated_data["rules"]))

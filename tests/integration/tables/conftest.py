@@ -22,3 +22,9 @@ def fresh_state_cache() -> Iterator[None]:
 def users(db: None) -> dict[int, object]:
     """Four players, by seat index."""
     return {seat: UserFactory() for seat in range(4)}
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: object) -> None:
+    # PBKDF2's deliberate slowness costs ~0.5 s per user on a loaded 2-core machine.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]

@@ -114,10 +114,15 @@ def scratch_database(name: str, keep: bool) -> Iterator[tuple[str, str]]:
             from django.db import connections
 
             connections.close_all()
-            with psycopg.connect(admin_url, autocommit=True) as admin:
-                admin.execute(
-                    sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-                )
+            try:
+                with psycopg.connect(admin_url, autocommit=True) as admin:
+                    admin.execute(
+                        sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                            sql.Identifier(name)
+                        )
+                    )
+            except psycopg.Error as exc:
+                log(f"could not drop the scratch database {name}: {exc}")
 
 
 def setup_django(owner_url: str, app_url: str) -> None:
@@ -199,17 +204,48 @@ def raw_insert_step(
 
 
 def store_append_step(stream_id: str) -> Callable[[int], int]:
-    """A step that appends one event to ``stream_id`` in its own transaction."""
+    """A step that appends one event to ``stream_id`` in its own transaction.
+
+    The ``events_committed`` receivers (live fan-out, bot dispatch) are detached for the
+    step: they belong to the service figures; this one is the store's own cost.
+    """
     from django.db import transaction
 
     from eventstore.store import NewEvent, append
 
     def step(i: int) -> int:
-        with transaction.atomic():
+        with receivers_detached(), transaction.atomic():
             append(stream_id, i, [NewEvent("CardPlayed", PAYLOAD, metadata=METADATA)])
         return 1
 
     return step
+
+
+_detach_lock = threading.Lock()
+_detached_depth = [0]
+_detached_receivers: list[Any] = []
+
+
+@contextmanager
+def receivers_detached() -> Iterator[None]:
+    """No ``events_committed`` receivers inside the block (shared by threads: the
+    receivers come back when the last block ends)."""
+    from eventstore.signals import events_committed
+
+    with _detach_lock:
+        if _detached_depth[0] == 0:
+            _detached_receivers[:] = events_committed.receivers
+            events_committed.receivers = []
+            events_committed.sender_receivers_cache.clear()
+        _detached_depth[0] += 1
+    try:
+        yield
+    finally:
+        with _detach_lock:
+            _detached_depth[0] -= 1
+            if _detached_depth[0] == 0:
+                events_committed.receivers = list(_detached_receivers)
+                events_committed.sender_receivers_cache.clear()
 
 
 def interleaved(steps: dict[str, Callable[[int], int]], seconds: float) -> dict[str, float]:
@@ -476,8 +512,169 @@ def ledger_rebuild() -> tuple[dict[str, Any], list[str]]:
     }, []
 
 
-def http_commands_per_second(seconds: float) -> tuple[float | None, list[str]]:
-    return None, ["HTTP benchmark not written yet"]
+class HttpGame:
+    """One HTTP client playing whole games against the web process, like ServiceGame.
+
+    Moves are chosen from the table's full state, which the client folds from the stream
+    in the database (the API rightly hides other seats' cards); that read is the only
+    work in the loop besides the POSTs, and only bids and plays are counted.
+    """
+
+    def __init__(self, label: str, port: int) -> None:
+        import http.client
+
+        from django.contrib.auth import get_user_model
+        from rest_framework.authtoken.models import Token
+
+        users = get_user_model().objects
+        self.tokens = [
+            Token.objects.create(user=users.create_user(username=f"{label}-{seat}")).key
+            for seat in range(4)
+        ]
+        self.http = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.new_table()
+
+    def post(self, path: str, body: dict[str, Any], seat: int) -> dict[str, Any]:
+        self.http.request(
+            "POST",
+            path,
+            body=json.dumps(body),
+            headers={
+                "Content-Type": "application/json",
+                "Authorization": f"Token {self.tokens[seat]}",
+            },
+        )
+        response = self.http.getresponse()
+        payload = response.read()
+        if response.status >= 300:
+            raise RuntimeError(f"POST {path}: {response.status} {payload[:300]!r}")
+        answer: dict[str, Any] = json.loads(payload)
+        return answer
+
+    def catch_up(self) -> None:
+        from eventstore.store import read_stream
+
+        for event in read_stream(self.stream_id, after_version=self.state.version):
+            self.state.apply(event.type, event.data)
+
+    def new_table(self) -> None:
+        from games.domain.table import TableState
+
+        created = self.post("/api/tables", {"preset": "standard"}, 0)
+        self.table_id = created["table_id"]
+        self.stream_id = f"table-{self.table_id}"
+        self.state = TableState()
+        self.catch_up()
+        base = f"/api/tables/{self.table_id}"
+        for seat in range(4):
+            self.post(f"{base}/seats/{seat}/take", {"expected_version": self.state.version}, seat)
+            self.catch_up()
+        self.post(f"{base}/start", {"expected_version": self.state.version}, 0)
+        self.catch_up()
+
+    def step(self, _: int) -> int:
+        from games.engine.cards import card_name
+
+        move = ServiceGame.next_move(self)  # type: ignore[arg-type]
+        if move is None:
+            self.new_table()
+            return 0
+        kind, seat, argument = move
+        body: dict[str, Any] = {"seat": seat, "expected_version": self.state.version}
+        if kind == "bid":
+            body["bid"] = argument
+        else:
+            body["card"] = card_name(argument)
+        self.post(f"/api/tables/{self.table_id}/{kind}", body, seat)
+        self.catch_up()
+        return 1
+
+
+def http_available() -> str | None:
+    """None when the tables' REST endpoints exist, else why not."""
+    from django.urls import Resolver404, resolve
+
+    missing = service_available()
+    if missing:
+        return missing
+    try:
+        resolve("/api/tables")
+    except Resolver404:
+        return "HTTP figure needs the tables API (/api/tables is not routed)"
+    return None
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def web_process(port: int) -> Iterator[None]:
+    """The project's web process (daphne, ``python -m services.web``) on a loopback port,
+    connected to the scratch database as the runtime role."""
+    import urllib.request
+
+    env = {
+        **os.environ,
+        "SPADES_DB_ROLE": "app",
+        "SPADES_BIND": "127.0.0.1",
+        "SPADES_HTTP_PORT": str(port),
+        "DEBUG": "0",
+        "LOG_LEVEL": "WARNING",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "services.web"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the web process did not start") from None
+                time.sleep(0.2)
+        yield
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def http_commands_per_second(seconds: float, label: str) -> tuple[float | None, list[str]]:
+    """Bids and plays over HTTP, 4 clients on separate tables."""
+    missing = http_available()
+    if missing:
+        return None, [missing]
+    port = free_port()
+    with web_process(port):
+
+        def body(n: int) -> int:
+            game = HttpGame(f"{label}-{n}", port)
+            done, i = 0, 0
+            deadline = time.perf_counter() + seconds
+            while time.perf_counter() < deadline:
+                done += game.step(i)
+                i += 1
+            game.http.close()
+            return done
+
+        start = time.perf_counter()
+        total = in_threads(4, body)
+        return rate(total, time.perf_counter() - start), []
 
 
 # ---------------------------------------------------------------- main
@@ -519,7 +716,9 @@ def main(argv: list[str] | None = None) -> int:
                 args.seconds, f"{run_label}-4"
             )
         log("HTTP commands, 4 clients")
-        results["http_commands_per_second"], http_notes = http_commands_per_second(args.seconds)
+        results["http_commands_per_second"], http_notes = http_commands_per_second(
+            args.seconds, f"{run_label}-http"
+        )
         notes += http_notes
         log("out-of-order commits: naive vs tailing reader")
         results.update(naive_reader_experiment(args.seconds))

@@ -9,6 +9,7 @@ Database roles (see docs/operations.md):
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -161,8 +162,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# Serve straight from the apps' static/ folders, so no collectstatic step is needed to run.
+# Serve straight from the apps' static/ folders, so no collectstatic step is needed to run
+# (nor is STATIC_ROOT, which only exists after a collectstatic: don't warn about it).
 WHITENOISE_USE_FINDERS = True
+warnings.filterwarnings("ignore", message="No directory at: .*staticfiles")
 
 # ---------------------------------------------------------------- REST API
 REST_FRAMEWORK = {

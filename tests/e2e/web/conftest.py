@@ -1,0 +1,135 @@
+"""Browser tests of the web client against the real stack.
+
+One daphne (HTTP + WebSocket) and one Celery worker (bot moves) run as child processes
+(``games.live.processes``) on the pytest test database, for the whole session; Debian's
+Chromium is driven by Playwright's sync API. The children must see what the browser
+commits, so nothing here wraps the database in a transaction: every test signs up its
+own user and makes its own tables.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM (test database
+# setup) would otherwise refuse to run "from an async context". Tests only.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("SPADES_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(os.environ.get("SPADES_E2E_SCREENSHOTS", "/tmp/spades-e2e"))
+
+
+@pytest.fixture(scope="session")
+def e2e_db(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
+    """The test database, created and migrated, with commits allowed (no transaction)."""
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+
+    with django_db_blocker.unblock():
+        created = None
+        if connection.settings_dict["NAME"] != connection.creation._get_test_db_name():
+            created = setup_databases(verbosity=0, interactive=False, aliases={"default"})
+        try:
+            yield
+        finally:
+            if created is not None:
+                from django.db import connections
+
+                connections.close_all()
+                teardown_databases(created, verbosity=0)
+
+
+@pytest.fixture(scope="session")
+def server_url(e2e_db: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """daphne and a Celery worker on the test database; yields the site's base URL."""
+    from django.conf import settings
+    from django.db import connection
+
+    from games.live.processes import database_env, free_port, web_process, worker_process
+
+    env = database_env(connection.settings_dict, settings.REDIS_URL)
+    env.update({"SPADES_WATCHDOG_INTERVAL": "1", "SPADES_BOT_OVERDUE_SECONDS": "1.5"})
+    logs = tmp_path_factory.mktemp("e2e-processes")
+    port = free_port()
+    worker = worker_process(env, logs, name="e2e-worker")
+    web = web_process(env, logs, port, name="e2e-web")
+    started = []
+    try:
+        started.append(worker.start(timeout=60))
+        started.append(web.start(timeout=60))
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        for process in reversed(started):
+            process.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless (Playwright cannot download its own build here)."""
+    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+        pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install -y chromium")
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    try:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def slow_server_expectations() -> None:
+    """Bot moves go through a worker process: give expectations more than 5 s."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=20_000)
+
+
+@pytest.fixture
+def page(browser: Any, server_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh browser context (empty localStorage) with the site as base URL.
+
+    Browser errors fail the test; a failing test leaves a screenshot in SCREENSHOTS.
+    """
+    context = browser.new_context(base_url=server_url, viewport={"width": 1200, "height": 1000})
+    context.set_default_timeout(20_000)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield tab
+        assert not errors, f"JavaScript errors: {errors}"
+    finally:
+        failed = getattr(request.node, "rep_call", None)
+        if failed is not None and failed.failed:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            tab.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
+        context.close()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call":
+        item.rep_call = report  # type: ignore[attr-defined]
+    return report

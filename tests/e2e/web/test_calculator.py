@@ -1,0 +1,67 @@
+"""The score calculator in a browser: the seed's Example 2, the 13-tricks check, saving."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+# Example 2 ("nil made, partner set"), hand 1 of the seed's sample game.
+EXAMPLE_2 = [("north", "4", "5"), ("east", "nil", "0"), ("south", "3", "4"), ("west", "5", "4")]
+
+
+def enter_hand(page: Any, rows: list[tuple[str, str, str]]) -> None:
+    for seat, bid, tricks in rows:
+        page.select_option(f"#bid-{seat}", bid)
+        page.fill(f"#tricks-{seat}", tricks)
+
+
+def test_example_2_nil_made_partner_set(page: Any) -> None:
+    page.goto("/calculator/")
+    enter_hand(page, EXAMPLE_2)
+
+    expect(page.locator("#trick-count")).to_have_text("Tricks add up to 13.")
+    east_west = page.locator('#previews .preview[data-team="east_west"]')
+    expect(east_west.locator("li", has_text="East: Nil made")).to_contain_text("+100")
+    expect(east_west.locator("li", has_text="Contract 5 set")).to_contain_text("−50")
+    expect(east_west.locator(".hand-total")).to_contain_text("+50")
+    north_south = page.locator('#previews .preview[data-team="north_south"]')
+    expect(north_south.locator("li", has_text="Contract 7 made")).to_contain_text("+70")
+    expect(north_south.locator(".hand-total")).to_contain_text("+72")
+
+    page.click("#score-hand")
+
+    expect(page.locator("#total-east_west")).to_have_text("50")
+    expect(page.locator("#total-north_south")).to_have_text("72")
+    expect(page.locator("#bags-north_south")).to_have_text("2")
+    expect(page.locator("#sheet-rows tr")).to_have_count(1)
+    expect(page.locator("#entry-number")).to_have_text("2")
+
+    page.reload()  # the sheet is kept in the browser
+
+    expect(page.locator("#sheet-rows tr")).to_have_count(1)
+    expect(page.locator("#total-east_west")).to_have_text("50")
+    expect(page.locator('#sheet-rows td[data-team="east_west"]')).to_have_text("+50 → 50")
+
+
+def test_tricks_must_add_up_to_13_before_scoring(page: Any) -> None:
+    page.goto("/calculator/")
+    enter_hand(page, [*EXAMPLE_2[:3], ("west", "5", "3")])
+
+    expect(page.locator("#trick-count")).to_have_text("Tricks so far: 12 of 13.")
+    page.click("#score-hand")
+
+    expect(page.locator("#entry-error")).to_contain_text("add up to 12, not 13")
+    expect(page.locator("#sheet-rows tr")).to_have_count(0)
+    expect(page.locator("#total-north_south")).to_have_text("0")
+
+
+def test_rules_change_rescores_every_hand(page: Any) -> None:
+    page.goto("/calculator/")
+    enter_hand(page, EXAMPLE_2)
+    page.click("#score-hand")
+    expect(page.locator("#total-east_west")).to_have_text("50")
+
+    page.check('#rules-form input[name="bicycle"]')  # a set team scores 0
+
+    expect(page.locator("#total-east_west")).to_have_text("100")

@@ -1,0 +1,91 @@
+"""Playing in a browser: sign up, a table against Easy bots, bid, refused card, a trick."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from playwright.sync_api import expect
+
+MAX_TURNS = 13
+
+
+def sign_up(page: Any) -> str:
+    username = f"e2e-{uuid.uuid4().hex[:10]}"
+    page.goto("/")
+    page.fill("#register-username", username)
+    page.fill("#register-password", "correct-horse-42")
+    page.click("#register-form button[type=submit]")
+    expect(page.locator("#setup-section")).to_be_visible()
+    expect(page.locator("#account-name")).to_have_text(username)
+    return username
+
+
+def test_bid_with_suggestion_refused_card_and_a_trick_over_the_websocket(page: Any) -> None:
+    sign_up(page)
+    page.check('input[name="level"][value="easy"]')
+    page.click("#start-game")
+    expect(page.locator("#table-section")).to_be_visible()
+    expect(page.locator('.seat[data-seat="east"] .seat-role')).to_have_text("Easy computer")
+    expect(page.locator('.seat[data-seat="north"] .seat-role')).to_have_text("Normal computer")
+
+    # The bots before us bid through the worker; their bids reach us over the WebSocket.
+    expect(page.locator("#bid-panel")).to_be_visible(timeout=30_000)
+    expect(page.locator("#suggestion")).to_contain_text("Suggested bid:")
+    suggested = page.locator(".bid-button.suggested")
+    expect(suggested).to_have_count(1)
+    counted = re.search(r"The (\d+) cards? it counted", page.locator("#suggestion").inner_text())
+    marked = page.locator(".hand .card.counted")
+    assert marked.count() == (int(counted.group(1)) if counted else 0)
+    bid = suggested.get_attribute("data-bid")
+    suggested.click()
+
+    expect(page.locator("#bid-panel")).to_be_hidden()
+    expected_bid = "Nil" if bid == "0" else bid
+    expect(page.locator('.seat[data-seat="south"] .seat-bid')).to_have_text(expected_bid)
+
+    refused = False
+    for _ in range(MAX_TURNS):
+        playable = page.locator(".hand .card.playable")
+        expect(playable.first).to_be_visible(timeout=30_000)
+        expect(page.locator("#status-line")).to_contain_text("play a card")
+        illegal = page.locator(".hand .card.illegal")
+        if not refused and illegal.count():
+            card = illegal.first
+            reason = card.get_attribute("data-reason")
+            assert reason and reason != "You cannot play that card now."
+            opacity = float(card.evaluate("el => getComputedStyle(el).opacity"))
+            assert opacity < 0.6, "cards that cannot be played are dimmed"
+            name = card.get_attribute("data-card")
+            card.click(force=True)  # aria-disabled: Playwright would wait for it to enable
+            expect(page.locator("#move-message")).to_contain_text(reason)
+            expect(page.locator(f'.hand .card[data-card="{name}"]')).to_have_count(1)
+            refused = True
+        before = page.locator(".hand .card").count()
+        card_name = playable.first.get_attribute("data-card")
+        playable.first.click()
+        expect(page.locator(f'.hand .card[data-card="{card_name}"]')).to_have_count(0)
+        assert page.locator(".hand .card").count() == before - 1
+        # The other seats' cards arrive over the WebSocket until the trick is resolved.
+        expect(page.locator("#last-trick-panel")).to_be_visible(timeout=30_000)
+        if refused:
+            break
+    assert refused, f"no card was ever refused in {MAX_TURNS} turns"
+
+    expect(page.locator("#last-trick li")).to_have_count(4)
+    expect(page.locator("#last-trick-winner")).to_contain_text("Won by")
+    won = sum(
+        int(page.locator(f'.seat[data-seat="{seat}"] .seat-tricks').inner_text())
+        for seat in ("north", "east", "south", "west")
+    )
+    assert won >= 1
+
+    # The game lives on the server: a reload offers to continue it.
+    cards_left = page.locator(".hand .card").count()
+    page.reload()
+    expect(page.locator("#continue-box")).to_be_visible()
+    page.click("#continue-game")
+    expect(page.locator("#table-section")).to_be_visible()
+    expect(page.locator('.seat[data-seat="south"] .seat-bid')).to_have_text(expected_bid)
+    expect(page.locator(".hand .card")).to_have_count(cards_left)

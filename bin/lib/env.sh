@@ -5,6 +5,7 @@
 #   spades_ensure_venv        # .venv with `pip install -e .[dev]` (skipped if unchanged)
 #   spades_ensure_postgres    # exports DATABASE_URL, DATABASE_OWNER_URL
 #   spades_ensure_redis       # exports REDIS_URL
+#   spades_ensure_chromium    # Debian's chromium for the e2e tests (exports SPADES_CHROMIUM)
 #   trap spades_stop_started_services EXIT
 #
 # Services are found in this order, and only those this script started are stopped:
@@ -304,6 +305,19 @@ spades_stop_pidfile() {
         sleep 0.1
     done
     kill -KILL "$pid" 2>/dev/null || true
+}
+
+# ---------------------------------------------------------------- browser (e2e tests)
+# Playwright cannot download its own browser here: the e2e tests drive Debian's chromium
+# (tests/e2e/web/conftest.py, $SPADES_CHROMIUM). Installed only when e2e tests exist.
+spades_ensure_chromium() {
+    find "$SPADES_ROOT/tests/e2e" -name 'test_*.py' 2>/dev/null | grep -q . || return 0
+    if [ -n "${SPADES_CHROMIUM:-}" ] && [ -x "$SPADES_CHROMIUM" ]; then
+        return 0
+    fi
+    command -v chromium >/dev/null || spades_apt_install chromium
+    SPADES_CHROMIUM="$(command -v chromium)" || spades_die "chromium not found after installing"
+    export SPADES_CHROMIUM
 }
 
 # ---------------------------------------------------------------- teardown

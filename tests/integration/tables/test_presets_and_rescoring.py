@@ -164,7 +164,9 @@ def test_rescoring_flags_plays_a_custom_preset_forbids(users):
     assert result["flags"]
     for flag in result["flags"]:
         assert (flag["action"], flag["index"]) == ("play", 1)
-        assert flag["code"] in {"not_your_turn", "must_lead_two_of_clubs"}
+        # The seat of each play follows from the rules, as in `replay`: the holder of the
+        # two of clubs leads, and may not hold the card the record has first.
+        assert flag["code"] in {"card_not_held", "must_lead_two_of_clubs"}
     assert len(result["hands"]) + result["hands_after_end"] >= len(result["flags"])
 
 

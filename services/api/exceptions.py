@@ -30,7 +30,9 @@ def _is_api(request: Any) -> bool:
 
 def api_aware_404(request: Any, exception: Exception | None = None) -> Any:
     if _is_api(request):
-        return JsonResponse({"detail": "Not found.", "code": "not_found"}, status=404)
+        return JsonResponse(
+            {"detail": "Not found.", "code": "not_found", "message": "Not found."}, status=404
+        )
     from django.views.defaults import page_not_found
 
     return page_not_found(request, exception)
@@ -39,7 +41,12 @@ def api_aware_404(request: Any, exception: Exception | None = None) -> Any:
 def api_aware_500(request: Any) -> Any:
     if _is_api(request):
         return JsonResponse(
-            {"detail": "Internal server error.", "code": "server_error"}, status=500
+            {
+                "detail": "Internal server error.",
+                "code": "server_error",
+                "message": "Internal server error.",
+            },
+            status=500,
         )
     from django.views.defaults import server_error
 

@@ -63,7 +63,7 @@ class PresetSerializer(serializers.Serializer[Any]):
     created_at = serializers.DateTimeField()
     created_by = serializers.SerializerMethodField()
 
-    @extend_schema_field(OpenApiTypes.STR)
+    @extend_schema_field(serializers.CharField(allow_null=True))
     def get_created_by(self, preset: Any) -> str | None:
         user = preset.created_by
         return None if user is None else str(user.get_username())

@@ -49,22 +49,26 @@ def parse_version(raw: object, *, name: str = "after") -> int:
     return raw
 
 
-@database_sync_to_async
-def load_state(table_id: str, viewer: Any) -> dict[str, Any] | None:
+def _load_state(table_id: str, viewer: Any) -> dict[str, Any] | None:
     """The viewer's table view, or None when there is no such table."""
     from games.live.views import table_state
 
     return table_state(table_id, viewer)
 
 
-@database_sync_to_async
-def load_events(
+def _load_events(
     table_id: str, viewer: Any, after: int
 ) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
     """(version, the viewer's events in (after, version], the viewer's view at version)."""
     from games.live.views import events_since
 
     return events_since(table_id, viewer, after)
+
+
+# Off the event loop in a thread pool (not the one shared sync thread): each consumer still
+# handles its own messages in order, while different tables' reads overlap their DB waits.
+load_state = database_sync_to_async(_load_state, thread_sensitive=False)
+load_events = database_sync_to_async(_load_events, thread_sensitive=False)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):

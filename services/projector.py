@@ -2,7 +2,7 @@
 
 ``python -m services.projector [--poll SECONDS] [--once]``. Each round runs
 ``eventstore.subscriptions.catch_up`` for every registered projection, then sleeps until a
-commit is announced on the Redis channel ``games.live.fanout.COMMITS_CHANNEL`` (published
+commit is announced on the Redis channel ``games.live.fanout.commits_channel()`` (published
 after every commit by ``games.live``) or until the poll interval passes, whichever comes
 first. The poll is the fallback for a lost notification or a commit made by a process that
 does not publish (e.g. a manual script); ``catch_up`` itself never skips an event, so

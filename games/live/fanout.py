@@ -13,7 +13,7 @@ Three announcements, in this order (the first two are latency-sensitive):
 1. bot dispatch (``games.live.dispatch``), if the seat to act is a bot;
 2. the Channels group ``table.<id>``: ``{"type": "table.committed", "version": V, ...}``;
    each consumer then reads the events after its own last sent version;
-3. Redis pub/sub ``COMMITS_CHANNEL`` with the same notice as JSON: wakes the projector,
+3. Redis pub/sub ``commits_channel()`` with the same notice as JSON: wakes the projector,
    and lets the live benchmark time commits.
 """
 
@@ -37,7 +37,18 @@ from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
-COMMITS_CHANNEL = "spades:commits"
+COMMITS_CHANNEL_PREFIX = "spades:commits:"
+
+
+def commits_channel() -> str:
+    """The pub/sub channel of this database's commit notices.
+
+    Redis pub/sub ignores the database number, so the channel is named after the
+    PostgreSQL database: test runs and benchmarks on one Redis never wake each other.
+    """
+    return COMMITS_CHANNEL_PREFIX + str(settings.DATABASES["default"]["NAME"])
+
+
 #: (notice, table id or None, version a bot is due at or None)
 Announcement = tuple[dict[str, Any], str | None, int | None]
 GROUP_MESSAGE_TYPE = "table.committed"
@@ -122,7 +133,7 @@ def announce(
         except Exception:
             logger.exception("group notice for %s v%s failed", table_id, notice["version"])
     try:
-        redis_client().publish(COMMITS_CHANNEL, json.dumps(notice))
+        redis_client().publish(commits_channel(), json.dumps(notice))
     except Exception:
         logger.exception("commit notice for %s failed", notice["stream_id"])
 
@@ -216,7 +227,7 @@ atexit.register(flush_announcements)
 
 
 class CommitNotices:
-    """A subscription to ``COMMITS_CHANNEL``; ``wait`` returns on a notice or a timeout.
+    """A subscription to ``commits_channel()``; ``wait`` returns on a notice or a timeout.
 
     If Redis is unreachable, ``wait`` degrades to a plain sleep (the poll fallback).
     """
@@ -228,10 +239,10 @@ class CommitNotices:
     def _subscribe(self) -> None:
         try:
             pubsub = redis_client().pubsub(ignore_subscribe_messages=True)
-            pubsub.subscribe(COMMITS_CHANNEL)
+            pubsub.subscribe(commits_channel())
             self._pubsub = pubsub
         except redis.RedisError:
-            logger.warning("cannot subscribe to %s; polling only", COMMITS_CHANNEL)
+            logger.warning("cannot subscribe to %s; polling only", commits_channel())
             self._pubsub = None
 
     def wait(self, timeout: float) -> list[dict[str, Any]]:
@@ -248,7 +259,7 @@ class CommitNotices:
                     notices.append(json.loads(message["data"]))
                 message = self._pubsub.get_message(timeout=0)
         except (redis.RedisError, OSError):
-            logger.warning("lost the subscription to %s; resubscribing", COMMITS_CHANNEL)
+            logger.warning("lost the subscription to %s; resubscribing", commits_channel())
             self.close()
             self._subscribe()
         return notices

@@ -134,6 +134,12 @@ class ManagedProcess:
             time.sleep(0.1)
         return self
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) used so far by every live process of its group."""
+        if self.popen is None:
+            return 0.0
+        return process_group_cpu_seconds(self.popen.pid)
+
     def alive(self) -> bool:
         """True while the child runs."""
         return self.popen is not None and self.popen.poll() is None
@@ -165,6 +171,22 @@ class ManagedProcess:
             os.killpg(self.popen.pid, signal.SIGKILL)
 
 
+def process_group_cpu_seconds(group: int) -> float:
+    """Sum of utime + stime (and reaped children's) over processes in group ``group``
+    (Linux /proc; 0.0 elsewhere)."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    for stat_path in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat_path.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # After the command: state(0) ppid(1) pgrp(2) ... utime(11) stime(12) cutime(13) cstime(14)
+        if int(fields[2]) == group:
+            total += sum(int(value) for value in fields[11:15])
+    return total / ticks
+
+
 def log_contains(marker: str) -> Callable[[ManagedProcess], bool]:
     """A readiness probe: the process printed ``marker``."""
     return lambda process: marker in process.log_text()
@@ -176,11 +198,18 @@ def listening(port: int) -> Callable[[ManagedProcess], bool]:
 
 
 def worker_process(
-    env: Mapping[str, str], log_dir: Path, *, name: str = "worker", concurrency: int = 1
+    env: Mapping[str, str],
+    log_dir: Path,
+    *,
+    name: str = "worker",
+    concurrency: int = 1,
+    pool: str | None = None,
 ) -> ManagedProcess:
     """A Celery worker (``services.worker``) named ``NAME@host``, ready when it says so."""
     node = f"{name}-{os.getpid()}-{time.monotonic_ns()}@%h"
     args = [f"--concurrency={concurrency}", "-n", node, f"--pidfile={log_dir / (name + '.pid')}"]
+    if pool is not None:
+        args.append(f"--pool={pool}")
     return ManagedProcess(name, "services.worker", args, env, log_dir, log_contains(" ready."))
 
 

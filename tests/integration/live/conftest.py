@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from games.live.fanout import flush_announcements
 from games.live.processes import (
     ManagedProcess,
     ProcessFailed,
@@ -36,9 +37,11 @@ def live_db(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
     """Database access that commits (the child processes must see the rows).
 
     pytest-django creates the test database only when a collected test is marked for it;
-    when only these (unmarked) tests run, create it here, and drop it at the end.
+    when only these (unmarked) tests run, create it here, and drop it at the end. Either
+    way, sessions that Channels' thread pool left open on it are ended first, so the test
+    database can be dropped.
     """
-    from django.db import connection
+    from django.db import connection, connections
     from django.test.utils import setup_databases, teardown_databases
 
     with django_db_blocker.unblock():
@@ -48,10 +51,14 @@ def live_db(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
         try:
             yield
         finally:
+            flush_announcements()
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            connections.close_all()
             if created is not None:
-                from django.db import connections
-
-                connections.close_all()
                 teardown_databases(created, verbosity=0)
 
 

@@ -198,16 +198,20 @@ def test_a_long_transaction_in_another_database_does_not_stall_projections(
     projection = Recorder(f"rec-{stream_prefix}", stream_prefix)
     catch_up(projection)
     owner = connection.settings_dict
-    other = psycopg.connect(
-        make_conninfo(
-            "",
-            host=owner["HOST"],
-            port=owner["PORT"],
-            user=owner["USER"],
-            password=owner["PASSWORD"],
-            dbname="postgres",
+    try:
+        other = psycopg.connect(
+            make_conninfo(
+                "",
+                host=owner["HOST"],
+                port=owner["PORT"],
+                user=owner["USER"],
+                password=owner["PASSWORD"],
+                dbname="postgres",
+            ),
+            connect_timeout=5,
         )
-    )
+    except psycopg.OperationalError as exc:
+        pytest.skip(f"cannot open a session in another database: {exc}")
     try:
         (foreign_xid,) = other.execute("SELECT pg_current_xact_id()::text::bigint").fetchone()
         with transaction.atomic():

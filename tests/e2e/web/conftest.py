@@ -53,6 +53,14 @@ def e2e_db(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
                 teardown_databases(created, verbosity=0)
 
 
+@pytest.fixture
+def orm(e2e_db: None, django_db_blocker: Any) -> Iterator[None]:
+    """Database access for a test that makes its own tables; it commits, so the server
+    processes see the rows."""
+    with django_db_blocker.unblock():
+        yield
+
+
 @pytest.fixture(scope="session")
 def server_url(e2e_db: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """daphne and a Celery worker on the test database; yields the site's base URL."""

@@ -10,6 +10,11 @@ from playwright.sync_api import expect
 EXAMPLE_2 = [("north", "4", "5"), ("east", "nil", "0"), ("south", "3", "4"), ("west", "5", "4")]
 
 
+def open_calculator(page: Any) -> None:
+    page.goto("/calculator/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+
+
 def enter_hand(page: Any, rows: list[tuple[str, str, str]]) -> None:
     for seat, bid, tricks in rows:
         page.select_option(f"#bid-{seat}", bid)
@@ -17,7 +22,7 @@ def enter_hand(page: Any, rows: list[tuple[str, str, str]]) -> None:
 
 
 def test_example_2_nil_made_partner_set(page: Any) -> None:
-    page.goto("/calculator/")
+    open_calculator(page)
     enter_hand(page, EXAMPLE_2)
 
     expect(page.locator("#trick-count")).to_have_text("Tricks add up to 13.")
@@ -38,6 +43,7 @@ def test_example_2_nil_made_partner_set(page: Any) -> None:
     expect(page.locator("#entry-number")).to_have_text("2")
 
     page.reload()  # the sheet is kept in the browser
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
 
     expect(page.locator("#sheet-rows tr")).to_have_count(1)
     expect(page.locator("#total-east_west")).to_have_text("50")
@@ -45,7 +51,7 @@ def test_example_2_nil_made_partner_set(page: Any) -> None:
 
 
 def test_tricks_must_add_up_to_13_before_scoring(page: Any) -> None:
-    page.goto("/calculator/")
+    open_calculator(page)
     enter_hand(page, [*EXAMPLE_2[:3], ("west", "5", "3")])
 
     expect(page.locator("#trick-count")).to_have_text("Tricks so far: 12 of 13.")
@@ -57,7 +63,7 @@ def test_tricks_must_add_up_to_13_before_scoring(page: Any) -> None:
 
 
 def test_rules_change_rescores_every_hand(page: Any) -> None:
-    page.goto("/calculator/")
+    open_calculator(page)
     enter_hand(page, EXAMPLE_2)
     page.click("#score-hand")
     expect(page.locator("#total-east_west")).to_have_text("50")

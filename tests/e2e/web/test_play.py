@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 import re
-import uuid
 from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.e2e.web.steps import sign_up
+
 MAX_TURNS = 13
-
-
-def sign_up(page: Any) -> str:
-    username = f"e2e-{uuid.uuid4().hex[:10]}"
-    page.goto("/")
-    page.fill("#register-username", username)
-    page.fill("#register-password", "correct-horse-42")
-    page.click("#register-form button[type=submit]")
-    expect(page.locator("#setup-section")).to_be_visible()
-    expect(page.locator("#account-name")).to_have_text(username)
-    return username
 
 
 def test_bid_with_suggestion_refused_card_and_a_trick_over_the_websocket(page: Any) -> None:

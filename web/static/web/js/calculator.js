@@ -316,6 +316,7 @@ function showSheet(result) {
     grid.className = "previews";
     for (const team of TEAMS) grid.append(breakdownElement(teams[team], TEAM_LABELS[team]));
     more.append(grid);
+    more.open = i === scored.length - 1; // the newest hand's arithmetic, ready to check
     details.append(more);
   });
   const totals = result ? result.totals : { north_south: 0, east_west: 0 };
@@ -360,7 +361,10 @@ async function rescore() {
 // ------------------------------------------------------------------ start
 
 async function start() {
+  // The entry rows first, before anything is awaited, so typing never races the setup.
   buildEntryRows();
+  showDraft();
+  showTrickCount();
   presets = fillPresetSelect($("calc-preset"), await loadPresets(), state.preset);
   if (!presets.has(state.preset)) state.preset = "standard";
   if (!state.options) {
@@ -368,8 +372,6 @@ async function start() {
     state.options = preset && preset.rules ? optionsFromRules(preset.rules) : { ...STANDARD_OPTIONS };
   }
   showOptions();
-  showDraft();
-  showTrickCount();
 
   $("calc-preset").addEventListener("change", () => {
     state.preset = $("calc-preset").value;
@@ -416,6 +418,7 @@ async function start() {
   });
   await rescore();
   preview();
+  document.body.dataset.ready = "true";
 }
 
 start();

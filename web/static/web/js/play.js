@@ -325,6 +325,7 @@ function render(view, finished) {
   renderHand(view);
   renderHandResult(view);
   renderGameOver(view);
+  renderSeatControl(view);
   if (hand && hand.phase === "bidding" && hand.turn === view.your_seat) maybeSuggest(view);
 }
 
@@ -553,9 +554,23 @@ function handMode(view) {
   return "idle";
 }
 
+function renderHandNote(view) {
+  const hand = view.hand;
+  const mine = hand && hand.you;
+  const parts = [];
+  if (mine && hand.phase !== "bidding" && view.status === "playing") {
+    if (mine.passed) parts.push(`You passed ${mine.passed.map(cardText).join(", ")}.`);
+    if (mine.received) {
+      parts.push(`From your partner: ${mine.received.map(cardText).join(", ")} (dashed outline).`);
+    }
+  }
+  $("hand-note").textContent = parts.join(" ");
+}
+
 function renderHand(view) {
   const list = $("hand");
   list.replaceChildren();
+  renderHandNote(view);
   const hand = view.hand;
   const mine = hand && hand.you;
   if (!mine) return;
@@ -654,6 +669,11 @@ function renderGameOver(view) {
         : `Final score ${score}.`;
   $("bid-panel").hidden = true;
   $("pass-panel").hidden = true;
+}
+
+function renderSeatControl(view) {
+  const row = view.seats.find((s) => s.seat === view.your_seat);
+  $("bot-playing").hidden = !(row && row.controller === "bot" && view.status === "playing");
 }
 
 // ------------------------------------------------------------------ commands
@@ -758,6 +778,9 @@ function wire() {
   $("pass-cards").addEventListener("click", () =>
     command("pass", { seat: app.view.your_seat, cards: [...app.selectedPass] }),
   );
+  $("reclaim-seat").addEventListener("click", () =>
+    command(`seats/${app.view.your_seat}/reclaim`, {}),
+  );
   $("leave-table").addEventListener("click", () => showSetup());
   $("new-game").addEventListener("click", () => {
     session.clearTableId();
@@ -767,13 +790,18 @@ function wire() {
 
 async function start() {
   wire();
-  if (!app.auth) return showAuth();
-  try {
-    await api("/api/auth/me", { token: app.auth.token });
-  } catch (problem) {
-    if (problem instanceof ApiError && problem.status === 401) return logOut();
+  if (!app.auth) {
+    showAuth();
+  } else {
+    try {
+      await api("/api/auth/me", { token: app.auth.token });
+      await showSetup();
+    } catch (problem) {
+      if (problem instanceof ApiError && problem.status === 401) logOut();
+      else await showSetup();
+    }
   }
-  await showSetup();
+  document.body.dataset.ready = "true";
 }
 
 start();

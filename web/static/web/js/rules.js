@@ -12,7 +12,7 @@ export function presetLabel(name) {
 export function rulesSummary(rules) {
   const parts = [`Game to ${rules.target_score}`];
   if (rules.lose_score !== null && rules.lose_score !== undefined) {
-    parts.push(`lose at ${rules.lose_score}`);
+    parts.push(`lose at ${String(rules.lose_score).replace("-", "−")}`);
   }
   parts.push(rules.nil ? `Nil ±${rules.nil_points}` : "No nil");
   if (rules.blind_nil) parts.push(`Blind nil ±${rules.blind_nil_points}`);

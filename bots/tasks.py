@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import logging
 import uuid
 from typing import Any
 
 from celery import shared_task
-
-logger = logging.getLogger(__name__)
 
 
 @shared_task(name="bots.tasks.play_bot_turn", ignore_result=True, acks_late=True)
@@ -22,6 +19,5 @@ def play_bot_turn(table_id: str, version: int) -> dict[str, Any]:
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise ValueError(f"version must be a positive integer, got {version!r}")
     table_id = str(uuid.UUID(str(table_id)))
-    outcome = play(table_id, version)
-    logger.info("bot turn %s v%s: %s %s", table_id, version, outcome.outcome, outcome.kind or "")
-    return outcome.as_dict()
+    # Celery logs the returned outcome (played / stale / not_due / duplicate).
+    return play(table_id, version).as_dict()

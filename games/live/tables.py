@@ -6,6 +6,7 @@ same application services a human's moves go through). Nothing here decides a ru
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -38,18 +39,33 @@ def bot_is_due(kind: str | None, acting_seats: list[int], seats: list[dict[str, 
     )
 
 
-def bot_due_version(table_id: object) -> int | None:
-    """The read model's version if a seat to act is played by a bot, else None."""
-    from games.models import Table
+BOT_DUE_SQL = """
+SELECT version, seat_to_act_kind, phase, acting_seats, seats
+  FROM games_table WHERE id = %s AND status = 'playing'
+"""
 
-    row = (
-        Table.objects.filter(pk=table_id, status=PLAYING)
-        .values_list("version", "seat_to_act_kind", "acting_seats", "seats")
-        .first()
-    )
-    if row is None or not bot_is_due(row[1], row[2] or [], row[3] or []):
+
+def bot_due_version(table_id: object) -> int | None:
+    """The read model's version if a seat to act is played by a bot, else None.
+
+    Runs after every commit, so it is one plain indexed SELECT (no ORM compilation) and
+    decodes the seats only while cards are passed.
+    """
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(BOT_DUE_SQL, [str(table_id)])
+        row = cursor.fetchone()
+    if row is None:
         return None
-    return int(row[0])
+    version, kind, phase, acting, seats = row
+    if kind != BOT and phase != PASSING:
+        return None
+    acting_seats = json.loads(acting) if isinstance(acting, str) else acting or []
+    seat_rows = json.loads(seats) if isinstance(seats, str) else seats or []
+    if not bot_is_due(kind, acting_seats, seat_rows):
+        return None
+    return int(version)
 
 
 def overdue_bot_tables(overdue_seconds: float) -> list[tuple[str, int]]:

@@ -9,9 +9,10 @@ seeing the same cards both times.  Each table is scored with ``scoring.core`` fr
 tables, so the luck of the cards cancels and what remains is the play and the bidding.
 The figures: mean points per duplicate deal with a 95% interval (normal approximation),
 the share of deals A won (ties count half), nil success and bags per hand for each side,
-and decision times per level (p50 and p95, ms, over every bid, pass and card; and over
-cards alone), next to the time of one random-play hand measured in the same run as the
-machine's baseline.
+and decision times per level (p50 and p95 in ms of wall-clock time over every bid, pass
+and card, the same over cards alone, and of process CPU time, which other programs on
+the machine do not inflate), next to the time of one random-play hand measured at the
+start and at the end of the run as the machine's baseline, and the load average.
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ import argparse
 import json
 import math
 import multiprocessing
+import os
 import platform
 import random
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from bots.strategies.decision import Decision, Strategy
 from bots.strategies.hard import HardStrategy
@@ -52,6 +55,7 @@ class SideStats:
     sets: int = 0
     decision_ms: list[float] = field(default_factory=list)
     play_ms: list[float] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -91,9 +95,12 @@ def play_deal(job: tuple[int, int]) -> DealResult:
     for a_team in (0, 1):
         strategies = [a_strategy if seat & 1 == a_team else b_strategy for seat in range(4)]
 
-        def record(seat: int, decision: Decision, ms: float, a_team: int = a_team) -> None:
+        def record(
+            seat: int, decision: Decision, ms: float, cpu_ms: float, a_team: int = a_team
+        ) -> None:
             stats = a_stats if seat & 1 == a_team else b_stats
             stats.decision_ms.append(ms)
+            stats.cpu_ms.append(cpu_ms)
             if decision.kind == "play":
                 stats.play_ms.append(ms)
 
@@ -136,13 +143,14 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[rank]
 
 
-def summarize(side: list[SideStats]) -> dict[str, object]:
+def summarize(side: list[SideStats]) -> dict[str, Any]:
     """Totals of one side as the JSON figures."""
     hands = sum(s.hands for s in side)
     nils_bid = sum(s.nils_bid for s in side)
     nils_made = sum(s.nils_made for s in side)
     times = [ms for s in side for ms in s.decision_ms]
     plays = [ms for s in side for ms in s.play_ms]
+    cpu = [ms for s in side for ms in s.cpu_ms]
     return {
         "nils_bid": nils_bid,
         "nil_success_rate": round(nils_made / nils_bid, 3) if nils_bid else None,
@@ -158,6 +166,10 @@ def summarize(side: list[SideStats]) -> dict[str, object]:
             "p50": round(percentile(plays, 0.5), 3),
             "p95": round(percentile(plays, 0.95), 3),
         },
+        "decision_cpu_ms": {
+            "p50": round(percentile(cpu, 0.5), 3),
+            "p95": round(percentile(cpu, 0.95), 3),
+        },
     }
 
 
@@ -166,6 +178,7 @@ def run(
 ) -> dict[str, object]:
     """Play the match and return the figures."""
     baseline = random_hand_ms()
+    load_before = os.getloadavg()[0]
     started = time.perf_counter()
     jobs = [(seed, index) for index in range(deals)]
     if workers > 1:
@@ -176,6 +189,8 @@ def run(
         _init_worker((a, b), hard_budget)
         results = [play_deal(job) for job in jobs]
     elapsed = time.perf_counter() - started
+    load_after = os.getloadavg()[0]
+    baseline_after = random_hand_ms()
     points = [r.points for r in results]
     mean = sum(points) / deals
     spread = math.sqrt(sum((p - mean) ** 2 for p in points) / (deals - 1)) if deals > 1 else 0.0
@@ -198,14 +213,22 @@ def run(
         "stdev_points_per_deal": round(spread, 2),
         "a_deal_win_share": round(wins / deals, 3),
         "sides": {"a": a_side, "b": b_side},
-        "decision_ms": {a: a_side["decision_ms"], b: b_side["decision_ms"]}
-        if a != b
-        else {a: a_side["decision_ms"]},
-        "baseline_random_hand_ms": round(baseline, 3),
+        "decision_ms": {a: _timing(a_side), b: _timing(b_side)},
+        "baseline_random_hand_ms": [round(baseline, 3), round(baseline_after, 3)],
+        "load_average_1min": [round(load_before, 2), round(load_after, 2)],
         "hard_budget": hard_budget if hard_budget is not None else None,
         "workers": workers,
         "elapsed_s": round(elapsed, 1),
         "python": platform.python_version(),
+    }
+
+
+def _timing(side: dict[str, Any]) -> dict[str, float]:
+    """Wall-clock p50/p95/max of a side's decisions, with the CPU-time p50/p95 beside them."""
+    return {
+        **side["decision_ms"],
+        "cpu_p50": side["decision_cpu_ms"]["p50"],
+        "cpu_p95": side["decision_cpu_ms"]["p95"],
     }
 
 

@@ -123,9 +123,12 @@ def nil_alive(seat: int, bids: Sequence[int], tricks_won: Sequence[int]) -> bool
 
 def wants_tricks(ctx: PlayContext) -> bool:
     """Whether the seat plays to win tricks (contract not made, or bags cost nothing)."""
-    if not ctx.rules.bag_penalty:
+    rules = ctx.rules
+    if not rules.bag_penalty:
         return True
-    return team_need(ctx.seat, ctx.bids, ctx.tricks_won, ctx.rules) > 0
+    if ctx.bids[ctx.seat] == 0 and not rules.nil_tricks_count_for_partner:
+        return False  # a broken nil's tricks are only bags
+    return team_need(ctx.seat, ctx.bids, ctx.tricks_won, rules) > 0
 
 
 def choose_card(ctx: PlayContext) -> int:

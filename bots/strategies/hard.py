@@ -10,8 +10,9 @@ candidate, so the comparison is not drowned in deal-to-deal noise.
 
 The work is budgeted by count: about ``playout_budget`` simulated card plays per
 decision, split between candidates and samples, which keeps a decision reproducible
-from ``(view, seed)``.  A wall-clock guard (``time_limit_ms``) stops the search early
-only when the machine is badly overloaded; such a decision may then differ on replay.
+from ``(view, seed)``.  A wall-clock guard (``time_limit_ms``, checked after each sampled
+deal once ``min_samples`` are done) stops the search early when other programs slow the
+machine down; only such a decision may differ on replay.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class HardStrategy:
         playout_budget: int = 10_000,
         min_samples: int = 8,
         max_samples: int = 64,
-        time_limit_ms: float = 1_000.0,
+        time_limit_ms: float = 200.0,
         heuristic_bonus: float = 1.0,
     ) -> None:
         self.playout_budget = playout_budget

@@ -19,7 +19,7 @@ from games.engine.view import seat_view
 
 from .decision import BID, LOOK, PASS, PLAY, Decision, Strategy
 
-DecisionHook = Callable[[int, Decision, float], None]
+DecisionHook = Callable[[int, Decision, float, float], None]
 
 
 def decision_seed(base: int, hand_number: int, seat: int, step: int) -> int:
@@ -61,7 +61,9 @@ def play_hand(
 ) -> HandState:
     """Play ``state`` to the end, ``strategies[seat]`` deciding for each seat.
 
-    ``on_decision(seat, decision, milliseconds)`` is called after each decision.
+    ``on_decision(seat, decision, wall_ms, cpu_ms)`` is called after each decision with
+    the wall-clock and the process CPU time it took (CPU time does not grow when other
+    programs compete for the cores).
     """
     step = 0
     while state.phase != COMPLETE:
@@ -69,10 +71,12 @@ def play_hand(
             view = seat_view(state, seat, team_totals, team_bags)
             seed = decision_seed(base_seed, state.hand_number, seat, step)
             started = time.perf_counter()
+            cpu_started = time.process_time()
             decision = strategies[seat].decide(view, seed)
-            elapsed = (time.perf_counter() - started) * 1000.0
+            cpu_ms = (time.process_time() - cpu_started) * 1000.0
+            wall_ms = (time.perf_counter() - started) * 1000.0
             if on_decision is not None:
-                on_decision(seat, decision, elapsed)
+                on_decision(seat, decision, wall_ms, cpu_ms)
             apply_decision(state, seat, decision)
             step += 1
             if state.phase == BIDDING and decision.kind == LOOK:

@@ -15,8 +15,10 @@ from games.engine.rules import PRESETS, Rules
 from games.engine.view import SeatView, seat_view
 
 STANDARD = PRESETS["standard"]
-# Hard with a small budget keeps the tests quick; the search is the same.
-SMALL_HARD = HardStrategy(playout_budget=600, min_samples=3, max_samples=6)
+# Hard with a small budget keeps the tests quick; the search is the same. The wall-clock
+# guard is lifted so a busy machine cannot cut a search short and change a decision.
+SMALL_HARD = HardStrategy(playout_budget=600, min_samples=3, max_samples=6, time_limit_ms=60_000)
+FULL_HARD = HardStrategy(time_limit_ms=60_000)
 
 
 def strategy(level: str) -> Strategy:

@@ -18,7 +18,7 @@ from games.engine.deal import deal_deck, shuffled_deck
 from games.engine.hand import PLAYING, new_hand
 from games.engine.rules import PRESETS
 from games.engine.view import seat_view
-from tests.unit.bots.positions import build, played, view_of
+from tests.unit.bots.positions import FULL_HARD, build, played, view_of
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 
@@ -109,5 +109,5 @@ def test_hard_takes_a_trick_to_set_the_opponents() -> None:
     assert team_need(NORTH, state.bids, state.tricks_won, rules) == 2
     assert 13 - len(state.trick_winners) == 4
     assert played("normal", state) == "5S"
-    decision = get_strategy("hard").decide(view_of(state), 0)
+    decision = FULL_HARD.decide(view_of(state), 0)
     assert decision.card == parse_cards(["9S"])[0]

@@ -146,8 +146,8 @@ def test_same_view_and_seed_give_the_same_decision(seed: int, stop: int) -> None
         seat = state.turn
         apply_decision(state, seat, normal.decide(seat_view(state, seat), 0))
     view = seat_view(state, state.turn)
-    first = HardStrategy(playout_budget=800, min_samples=3, max_samples=8)
-    second = HardStrategy(playout_budget=800, min_samples=3, max_samples=8)
+    first = HardStrategy(playout_budget=800, min_samples=3, max_samples=8, time_limit_ms=60_000)
+    second = HardStrategy(playout_budget=800, min_samples=3, max_samples=8, time_limit_ms=60_000)
     decision = first.decide(view, seed)
     assert first.decide(view, seed) == decision
     assert second.decide(view, seed) == decision

@@ -12,10 +12,13 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from games.live.processes import ManagedProcess
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM (test database
 # setup) would otherwise refuse to run "from an async context". Tests only.
@@ -61,9 +64,18 @@ def orm(e2e_db: None, django_db_blocker: Any) -> Iterator[None]:
         yield
 
 
+@dataclass
+class Server:
+    """The site under test: its base URL and the processes behind it."""
+
+    url: str
+    web: ManagedProcess
+    worker: ManagedProcess
+
+
 @pytest.fixture(scope="session")
-def server_url(e2e_db: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """daphne and a Celery worker on the test database; yields the site's base URL."""
+def server(e2e_db: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """daphne and a Celery worker on the test database, for the whole session."""
     from django.conf import settings
     from django.db import connection
 
@@ -75,14 +87,19 @@ def server_url(e2e_db: None, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     port = free_port()
     worker = worker_process(env, logs, name="e2e-worker")
     web = web_process(env, logs, port, name="e2e-web")
-    started = []
     try:
-        started.append(worker.start(timeout=60))
-        started.append(web.start(timeout=60))
-        yield f"http://127.0.0.1:{port}"
+        worker.start(timeout=60)
+        web.start(timeout=60)
+        yield Server(f"http://127.0.0.1:{port}", web, worker)
     finally:
-        for process in reversed(started):
-            process.stop()
+        web.stop()
+        worker.stop()
+
+
+@pytest.fixture(scope="session")
+def server_url(server: Server) -> str:
+    """The site's base URL."""
+    return server.url
 
 
 @pytest.fixture(scope="session")

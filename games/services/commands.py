@@ -26,7 +26,6 @@ from eventstore.models import Event
 from eventstore.store import (
     AppendResult,
     NewEvent,
-    StaleTransaction,
     StoredEvent,
     WrongExpectedVersion,
     append,
@@ -44,7 +43,7 @@ from scoring.services.presets import resolve
 from .actors import Actor, actor_metadata, actor_ref
 from .errors import CommandRejected
 from .read_model import create_row, update_row
-from .table_state import parse_table_id, put_back, take_state
+from .table_state import fresh_state, parse_table_id, put_back, take_state
 
 __all__ = [
     "CommandRejected",
@@ -150,19 +149,33 @@ def _run(
     table_uuid = parse_table_id(table_id)
     expected = _check_expected(expected_version)
     cid = _check_command_id(command_id)
-    retry = expected is None and not connection.in_atomic_block
-    attempts = RETRIES if retry else 1
+    outermost = not connection.in_atomic_block
+    # Inside a caller's transaction a failed attempt cannot be repeated (it rolled back to
+    # the savepoint, but the caller's snapshot of other tables may be stale): no retry.
+    attempts = RETRIES if outermost else 1
     for attempt in range(1, attempts + 1):
         try:
             with transaction.atomic():
-                return _attempt(table_uuid, actor, decide, expected, cid, needs_seed, after_append)
-        except StaleTransaction as conflict:
-            if attempt == attempts:
-                raise _conflict(conflict) from None
+                return _attempt(
+                    table_uuid, actor, decide, expected, cid, needs_seed, after_append, outermost
+                )
         except WrongExpectedVersion as conflict:
-            if attempt == attempts or expected is not None:
+            # Includes StaleTransaction. A retried command id may be why: answer with it.
+            duplicate = _duplicate_now(table_uuid, cid)
+            if duplicate is not None:
+                return duplicate
+            # A stale expected version is the caller's to resolve; a lost race is retried
+            # (the retry re-validates against the new state).
+            if attempt == attempts or (expected is not None and conflict.current != expected):
                 raise _conflict(conflict) from None
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _duplicate_now(table_id: uuid.UUID, command_id: str | None) -> CommandResult | None:
+    if command_id is None:
+        return None
+    with transaction.atomic():
+        return _duplicate(table_id, command_id)
 
 
 def _conflict(conflict: WrongExpectedVersion) -> CommandRejected:
@@ -183,22 +196,34 @@ def _attempt(
     command_id: str | None,
     needs_seed: Callable[[TableState], bool] | None,
     after_append: Callable[[], None] | None,
+    outermost: bool,
 ) -> CommandResult:
-    if command_id is not None:
-        duplicate = _duplicate(table_id, command_id)
-        if duplicate is not None:
-            return duplicate
-    state, head_hash = take_state(table_id)
-    base_version = state.version
-    if expected is not None and expected != base_version:
-        put_back(table_id, state, head_hash)
-        raise WrongExpectedVersion(stream_id_of(table_id), expected, base_version)
-    seed = _seed(table_id) if needs_seed is not None and needs_seed(state) else None
-    try:
-        domain_events = decide(state, seed)
-    except IllegalMove as error:
-        # The state may be half-changed: it is dropped (the next command re-folds).
-        raise _refusal(error) from None
+    # A committed cached state is used without reading the stream; anything it gets wrong
+    # (the stream moved on) is caught below and re-checked on a fresh fold.
+    state, head_hash, verified = take_state(table_id, trust_committed=True)
+    while True:
+        if expected is not None and expected != state.version:
+            if not verified:
+                state, head_hash = fresh_state(table_id)
+                verified = True
+                continue
+            put_back(table_id, state, head_hash, committed=False)
+            raise WrongExpectedVersion(stream_id_of(table_id), expected, state.version)
+        base_version = state.version
+        seed = _seed(table_id) if needs_seed is not None and needs_seed(state) else None
+        try:
+            domain_events = decide(state, seed)
+            break
+        except IllegalMove as error:
+            # The state may be half-changed: it is dropped.
+            if not verified:
+                state, head_hash = fresh_state(table_id)
+                verified = True
+                continue
+            duplicate = _duplicate(table_id, command_id) if command_id is not None else None
+            if duplicate is not None:
+                return duplicate
+            raise _refusal(error) from None
     result = append(
         stream_id_of(table_id),
         base_version,
@@ -211,7 +236,12 @@ def _attempt(
         after_append()
     seats_changed = any(event.type in SEAT_EVENTS for event in domain_events)
     update_row(table_id, state, result.events[-1].recorded_at, seats_changed)
-    put_back(table_id, state, result.events[-1].hash)
+    last_hash = result.events[-1].hash
+    if outermost:
+        # Only committed history is trusted without a read.
+        transaction.on_commit(lambda: put_back(table_id, state, last_hash, committed=True))
+    else:
+        put_back(table_id, state, last_hash, committed=False)
     return _result(table_id, result)
 
 
@@ -275,7 +305,7 @@ def create_table(
             stream_id_of(table_id), 0, _new_events(domain_events, actor), command_id=cid
         )
         create_row(table_id, state, result.events[-1].recorded_at)
-        put_back(table_id, state, result.events[-1].hash)
+        put_back(table_id, state, result.events[-1].hash, committed=False)
     return _result(table_id, result)
 
 

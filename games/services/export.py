@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
+
 from games.engine.record import record_from_game
 
 from .table_state import parse_table_id, put_back, take_state
@@ -18,7 +20,7 @@ from .table_state import parse_table_id, put_back, take_state
 def export_table(table_id: object) -> dict[str, Any]:
     """The table's game record: ``{"rules", "hands", "table", "head_hash"}``."""
     table_uuid = parse_table_id(table_id)
-    state, head_hash = take_state(table_uuid)
+    state, head_hash, _ = take_state(table_uuid)
     try:
         if state.game is not None:
             record = record_from_game(state.game)
@@ -36,4 +38,4 @@ def export_table(table_id: object) -> dict[str, Any]:
         record["head_hash"] = head_hash
         return record
     finally:
-        put_back(table_uuid, state, head_hash)
+        put_back(table_uuid, state, head_hash, committed=not connection.in_atomic_block)

@@ -1,11 +1,16 @@
 """Loading a table's folded state, with a per-process cache of recent states.
 
 Folding a whole stream costs milliseconds; commands would pay it on every bid.  The cache
-keeps the last folded :class:`TableState` per table with the hash of the last event it
-folded, and catches it up with one indexed read of the events from that version on.  The
-hash chain makes the check complete: if the stored event at the cached version still has
-the cached hash, the whole prefix is the one the state was folded from; otherwise (a
-rolled-back transaction, another connection's uncommitted events) the stream is re-folded.
+keeps the last folded :class:`TableState` per table with the hash of its last event.
+
+- An entry put back *after its transaction committed* is history: stored events never
+  change, so the state is exact up to its version.  Commands may use it without reading
+  the stream first ("trusted"): if another process appended meanwhile, the append's
+  expected version fails (and the command is retried on a fresh fold), and a refusal met
+  on a trusted state is re-checked on a fresh fold before it is reported.
+- Any other entry (put back inside a transaction that may still roll back) is verified
+  before use: the stored event at its version must still carry its hash (the hash chain
+  then vouches for the whole prefix); otherwise the stream is folded again.
 
 A state is *taken out* of the cache while one thread uses it, so no two threads ever share
 a mutable state.
@@ -19,6 +24,8 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from django.db import connection
+
 from eventstore.store import read_stream
 from games.domain.table import TableState
 from games.models import stream_id_of
@@ -27,7 +34,8 @@ from .errors import CommandRejected
 
 CACHE_SIZE = 2000
 
-_cache: OrderedDict[str, tuple[TableState, str]] = OrderedDict()
+# table id -> (state, hash of its last event, committed)
+_cache: OrderedDict[str, tuple[TableState, str, bool]] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -41,22 +49,19 @@ def parse_table_id(table_id: object) -> uuid.UUID:
         raise CommandRejected("no_such_table", f"There is no table {table_id!r}.", 404) from None
 
 
-def take_state(table_id: uuid.UUID) -> tuple[TableState, str]:
-    """The table's current state and head hash, owned by the caller (out of the cache)."""
-    key = str(table_id)
+def _caught_up(
+    table_id: uuid.UUID, state: TableState | None, head_hash: str
+) -> tuple[TableState, str]:
     stream_id = stream_id_of(table_id)
-    with _lock:
-        entry = _cache.pop(key, None)
-    state = TableState()
-    head_hash = ""
     events = None
-    if entry is not None:
-        cached, cached_hash = entry
-        tail = read_stream(stream_id, after_version=cached.version - 1)
-        if tail and tail[0].version == cached.version and tail[0].hash == cached_hash:
-            state, head_hash, events = cached, cached_hash, tail[1:]
+    if state is not None:
+        tail = read_stream(stream_id, after_version=state.version - 1)
+        if tail and tail[0].version == state.version and tail[0].hash == head_hash:
+            events = tail[1:]
     if events is None:
+        state, head_hash = TableState(), ""
         events = read_stream(stream_id)
+    assert state is not None
     for event in events:
         state.apply(event.type, event.data)
         head_hash = event.hash
@@ -65,13 +70,32 @@ def take_state(table_id: uuid.UUID) -> tuple[TableState, str]:
     return state, head_hash
 
 
-def put_back(table_id: uuid.UUID, state: TableState, head_hash: str) -> None:
+def take_state(table_id: uuid.UUID, trust_committed: bool = False) -> tuple[TableState, str, bool]:
+    """``(state, head_hash, verified)`` owned by the caller (taken out of the cache).
+
+    With ``trust_committed`` a committed cache entry is returned as is (``verified`` False:
+    the stream may have moved on); otherwise the state is checked and caught up.
+    """
+    with _lock:
+        entry = _cache.pop(str(table_id), None)
+    if entry is not None and entry[2] and trust_committed:
+        return entry[0], entry[1], False
+    state, head_hash = _caught_up(table_id, entry[0] if entry else None, entry[1] if entry else "")
+    return state, head_hash, True
+
+
+def fresh_state(table_id: uuid.UUID) -> tuple[TableState, str]:
+    """The table folded from its stream, ignoring the cache."""
+    return _caught_up(table_id, None, "")
+
+
+def put_back(table_id: uuid.UUID, state: TableState, head_hash: str, committed: bool) -> None:
     """Offer a state (and the hash of its last event) back to the cache."""
     key = str(table_id)
     with _lock:
         current = _cache.get(key)
         if current is None or current[0].version <= state.version:
-            _cache[key] = (state, head_hash)
+            _cache[key] = (state, head_hash, committed)
             _cache.move_to_end(key)
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
@@ -84,9 +108,10 @@ def reading_state(table_id: object) -> Iterator[TableState]:
     Do not change the state; it returns to the cache when the block ends.
     """
     table_uuid = parse_table_id(table_id)
-    state, head_hash = take_state(table_uuid)
+    state, head_hash, _ = take_state(table_uuid)
     yield state
-    put_back(table_uuid, state, head_hash)
+    # Outside a transaction every event read was committed.
+    put_back(table_uuid, state, head_hash, committed=not connection.in_atomic_block)
 
 
 def forget(table_id: object | None = None) -> None:

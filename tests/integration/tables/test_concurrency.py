@@ -120,3 +120,37 @@ def test_the_same_command_id_from_many_threads_appends_once(users):
     assert sum(1 for r in results if not r.duplicate) == 1
     assert {r.version for r in results} == {before + 1}
     assert len(read_stream(f"table-{table.id}")) == before + 1
+
+
+def test_a_stale_cached_state_never_decides_wrongly(users):
+    """Another process appended: this process's trusted cache entry is behind the stream."""
+    from games.services import table_state
+
+    table = started_table(users)
+    key = str(table.id)
+
+    def snapshot() -> tuple[Any, str]:
+        return table_state.fresh_state(table.id)
+
+    stale = snapshot()  # east to bid
+    commands.place_bid(table.id, actor=users[1], seat="east", bid=2)
+    table_state._cache[key] = (stale[0], stale[1], True)
+    # Legal now, refused by the stale state: re-checked on a fresh fold, it goes through.
+    commands.place_bid(table.id, actor=users[2], seat="south", bid=2)
+    stale = snapshot()  # west to bid
+    commands.place_bid(table.id, actor=users[3], seat="west", bid=2)
+    # Legal on the stale state, but the stream moved on: the append fails and the retry
+    # on a fresh fold gives the true answer.
+    table_state._cache[key] = (stale[0], stale[1], True)
+    before = len(read_stream(f"table-{table.id}"))
+    with pytest.raises(CommandRejected) as refused:
+        commands.place_bid(table.id, actor=users[3], seat="west", bid=2)
+    assert (refused.value.status, refused.value.code) == (400, "not_your_turn")
+    assert len(read_stream(f"table-{table.id}")) == before
+    # A client's expected version ahead of the stale cache: caught up, not refused.
+    table_state._cache[key] = (stale[0], stale[1], True)
+    result = commands.place_bid(
+        table.id, actor=users[0], seat="north", bid=2, expected_version=before
+    )
+    assert result.version == before + 1
+    assert Table.objects.get(id=table.id).version == before + 1

@@ -297,7 +297,14 @@ def create_table(
         raise _refusal(error) from None
     with transaction.atomic():
         if cid is not None:
-            earlier = Event.objects.filter(command_id=cid, version=1, type=ev.TABLE_CREATED)
+            # Command ids are scoped to the stream; a new table has none yet, so the id is
+            # looked up among this user's table creations.
+            earlier = Event.objects.filter(
+                command_id=cid,
+                version=1,
+                type=ev.TABLE_CREATED,
+                metadata__actor__user_id=who.user_id,
+            )
             found = earlier.values_list("stream_id", flat=True).first()
             if found is not None:
                 return _duplicate(uuid.UUID(found.removeprefix("table-")), cid)  # type: ignore[return-value]

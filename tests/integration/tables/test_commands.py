@@ -289,3 +289,9 @@ def test_timeout_then_take_back(users):
     assert (table.seat_to_act_kind, table.seat_to_act_level) == ("bot", "easy")
     error = rejected(commands.take_seat_back, table_id=table.id, actor=users[0], seat="south")
     assert error.status == 403
+
+
+def test_create_command_ids_belong_to_their_user(users):
+    mine = commands.create_table(actor=users[0], command_id="shared-id")
+    theirs = commands.create_table(actor=users[1], command_id="shared-id")
+    assert mine.table_id != theirs.table_id and not theirs.duplicate

@@ -15,8 +15,14 @@ MAX_TURNS = 13
 def test_bid_with_suggestion_refused_card_and_a_trick_over_the_websocket(page: Any) -> None:
     sign_up(page)
     page.check('input[name="level"][value="easy"]')
+    page.click("#custom-rules summary")
+    page.select_option("#setup-target", "300")
+    expect(page.locator("#setup-preset-description")).to_contain_text(
+        "With your changes: Game to 300"
+    )
     page.click("#start-game")
     expect(page.locator("#table-section")).to_be_visible()
+    expect(page.locator("#rules-summary")).to_contain_text("Standard rules · Game to 300")
     expect(page.locator('.seat[data-seat="east"] .seat-role')).to_have_text("Easy computer")
     expect(page.locator('.seat[data-seat="north"] .seat-role')).to_have_text("Normal computer")
 

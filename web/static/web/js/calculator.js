@@ -4,14 +4,21 @@
 
 import { api } from "./api.js";
 import { breakdownElement, signed, TEAM_LABELS } from "./breakdown.js";
-import { fillPresetSelect, loadPresets } from "./rules.js";
+import {
+  fillPresetSelect,
+  loadPresets,
+  optionsFromRules,
+  readOptions,
+  rulesFromOptions,
+  showOptions,
+  STANDARD_RULES,
+} from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "spades.calculator";
 const SEATS = ["north", "east", "south", "west"];
 const SEAT_LABELS = { north: "North", east: "East", south: "South", west: "West" };
 const TEAMS = ["north_south", "east_west"];
-const OPTION_NAMES = ["lose_score", "nil", "blind_nil", "bicycle", "bag_penalty", "nil_tricks_count_for_partner"];
 
 let presets = new Map();
 let state = load();
@@ -45,60 +52,16 @@ function save() {
 
 // ------------------------------------------------------------------ rules
 
-function optionsFromRules(rules) {
-  return {
-    target_score: rules.target_score,
-    lose_score: rules.lose_score !== null && rules.lose_score !== undefined,
-    nil: rules.nil,
-    blind_nil: rules.blind_nil,
-    bicycle: rules.set_penalty === "zero",
-    bag_penalty: rules.bag_penalty,
-    nil_tricks_count_for_partner: rules.nil_tricks_count_for_partner,
-  };
-}
-
-const STANDARD_OPTIONS = {
-  target_score: 500, lose_score: false, nil: true, blind_nil: false,
-  bicycle: false, bag_penalty: true, nil_tricks_count_for_partner: false,
-};
-
-/** The scoresheet's rules: the chosen preset with the options ticked here. */
+/** The scoresheet's rules: the chosen preset's rules with the options ticked here. */
 function rulesSpec() {
   const preset = presets.get(state.preset);
-  const o = state.options || STANDARD_OPTIONS;
-  const base = preset && preset.rules ? { ...preset.rules, preset: "standard" } : { preset: state.preset };
-  return {
-    ...base,
-    target_score: Number(o.target_score),
-    lose_score: o.lose_score ? -200 : null,
-    nil: o.nil,
-    blind_nil: o.blind_nil,
-    set_penalty: o.bicycle ? "zero" : "minus_bid",
-    bag_penalty: o.bag_penalty,
-    nil_tricks_count_for_partner: o.nil_tricks_count_for_partner,
-  };
+  const base = preset && preset.rules ? preset.rules : STANDARD_RULES;
+  return { ...rulesFromOptions(state.options, base), preset: "standard" };
 }
 
-function showOptions() {
-  const form = $("rules-form");
-  const o = state.options || STANDARD_OPTIONS;
-  $("calc-preset").value = state.preset;
-  const target = $("calc-target");
-  if (![...target.options].some((opt) => opt.value === String(o.target_score))) {
-    const option = document.createElement("option");
-    option.value = String(o.target_score);
-    option.textContent = `${o.target_score} points`;
-    target.append(option);
-  }
-  target.value = String(o.target_score);
-  for (const name of OPTION_NAMES) form.elements[name].checked = Boolean(o[name]);
-}
-
-function readOptions() {
-  const form = $("rules-form");
-  const options = { target_score: Number($("calc-target").value) };
-  for (const name of OPTION_NAMES) options[name] = form.elements[name].checked;
-  return options;
+function presetOptions() {
+  const preset = presets.get(state.preset);
+  return optionsFromRules(preset && preset.rules ? preset.rules : STANDARD_RULES);
 }
 
 // ------------------------------------------------------------------ entry
@@ -367,24 +330,21 @@ async function start() {
   showTrickCount();
   presets = fillPresetSelect($("calc-preset"), await loadPresets(), state.preset);
   if (!presets.has(state.preset)) state.preset = "standard";
-  if (!state.options) {
-    const preset = presets.get(state.preset);
-    state.options = preset && preset.rules ? optionsFromRules(preset.rules) : { ...STANDARD_OPTIONS };
-  }
-  showOptions();
+  if (!state.options) state.options = presetOptions();
+  $("calc-preset").value = state.preset;
+  showOptions($("rules-form"), state.options);
 
   $("calc-preset").addEventListener("change", () => {
     state.preset = $("calc-preset").value;
-    const preset = presets.get(state.preset);
-    state.options = preset && preset.rules ? optionsFromRules(preset.rules) : { ...STANDARD_OPTIONS };
-    showOptions();
+    state.options = presetOptions();
+    showOptions($("rules-form"), state.options);
     save();
     rescore();
     preview();
   });
   $("rules-form").addEventListener("change", (event) => {
     if (event.target.id === "calc-preset") return;
-    state.options = readOptions();
+    state.options = readOptions($("rules-form"), state.options);
     save();
     rescore();
     preview();

@@ -8,7 +8,18 @@ import { api, ApiError } from "./api.js";
 import { breakdownElement, TEAM_LABELS } from "./breakdown.js";
 import { cardFace, cardText, cardWords, sortHand } from "./cards.js";
 import { TableLive } from "./live.js";
-import { fillPresetSelect, loadPresets, presetLabel, rulesSummary } from "./rules.js";
+import {
+  fillPresetSelect,
+  loadPresets,
+  optionsFromRules,
+  presetLabel,
+  readOptions,
+  ruleChanges,
+  rulesFromOptions,
+  rulesSummary,
+  showOptions,
+  STANDARD_RULES,
+} from "./rules.js";
 import * as session from "./session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -60,16 +71,33 @@ async function showSetup() {
   $("setup-error").textContent = "";
   if (!app.presets.size) {
     app.presets = fillPresetSelect($("setup-preset"), await loadPresets(), "standard");
-    describePreset();
+    onPresetChange();
   }
   await offerContinue();
+}
+
+function presetRules() {
+  const preset = app.presets.get($("setup-preset").value);
+  return preset && preset.rules ? preset.rules : STANDARD_RULES;
+}
+
+/** The rules the table will have: the preset's, changed by the custom options. */
+function chosenRules() {
+  const base = presetRules();
+  return rulesFromOptions(readOptions($("setup-form"), optionsFromRules(base)), base);
+}
+
+function onPresetChange() {
+  showOptions($("setup-form"), optionsFromRules(presetRules()));
+  describePreset();
 }
 
 function describePreset() {
   const preset = app.presets.get($("setup-preset").value);
   const parts = [];
   if (preset && preset.description) parts.push(preset.description);
-  if (preset && preset.rules) parts.push(rulesSummary(preset.rules));
+  const changed = Object.keys(ruleChanges(chosenRules(), presetRules())).length > 0;
+  parts.push((changed ? "With your changes: " : "") + rulesSummary(chosenRules()));
   $("setup-preset-description").textContent = parts.join(" ");
 }
 
@@ -144,7 +172,7 @@ async function startGame(event) {
       token,
       command: true,
       body: {
-        preset: $("setup-preset").value,
+        ...rulesChoice(),
         seats: {
           north: { kind: "bot", level: "normal" }, // the partner is always Normal
           east: { kind: "bot", level },
@@ -163,6 +191,13 @@ async function startGame(event) {
   } finally {
     button.disabled = false;
   }
+}
+
+/** ``{"preset": NAME}``, or ``{"rules": {"preset": NAME, ...changes}}`` for custom rules. */
+function rulesChoice() {
+  const name = $("setup-preset").value;
+  const changes = ruleChanges(chosenRules(), presetRules());
+  return Object.keys(changes).length ? { rules: { preset: name, ...changes } } : { preset: name };
 }
 
 // ------------------------------------------------------------------ the live table
@@ -766,7 +801,8 @@ function wire() {
     authenticate(e.target, "/api/auth/token", "login-error");
   });
   $("log-out").addEventListener("click", logOut);
-  $("setup-preset").addEventListener("change", describePreset);
+  $("setup-preset").addEventListener("change", onPresetChange);
+  $("custom-options").addEventListener("change", describePreset);
   $("setup-form").addEventListener("submit", startGame);
   $("continue-game").addEventListener("click", () => openTable(session.loadTableId()));
   $("hand").addEventListener("click", onHandClick);

@@ -47,3 +47,103 @@ export function fillPresetSelect(select, presets, chosen) {
   if (chosen && byName.has(chosen)) select.value = chosen;
   return byName;
 }
+
+// ------------------------------------------------------------------ the options form
+// The same checkboxes on the play page (custom rules) and the calculator. A form holds
+// inputs named after the options: target_score (select), lose_score, nil, blind_nil,
+// bicycle, bag_penalty, nil_tricks_count_for_partner, and on the play page also
+// two_of_clubs_leads and breaking_spades.
+
+const CHECKBOXES = [
+  "lose_score",
+  "nil",
+  "blind_nil",
+  "bicycle",
+  "bag_penalty",
+  "nil_tricks_count_for_partner",
+  "two_of_clubs_leads",
+  "breaking_spades",
+];
+const DEFAULT_LOSE_SCORE = -200;
+
+export const STANDARD_RULES = {
+  target_score: 500,
+  lose_score: null,
+  nil: true,
+  nil_points: 100,
+  blind_nil: false,
+  blind_nil_points: 200,
+  blind_nil_min_deficit: 100,
+  set_penalty: "minus_bid",
+  bag_penalty: true,
+  nil_tricks_count_for_partner: false,
+  first_lead: "left_of_dealer",
+  breaking_spades: true,
+};
+
+/** The form's options for a set of rules. */
+export function optionsFromRules(rules) {
+  return {
+    target_score: rules.target_score,
+    lose_score: rules.lose_score !== null && rules.lose_score !== undefined,
+    nil: rules.nil,
+    blind_nil: rules.blind_nil,
+    bicycle: rules.set_penalty === "zero",
+    bag_penalty: rules.bag_penalty,
+    nil_tricks_count_for_partner: rules.nil_tricks_count_for_partner,
+    two_of_clubs_leads: rules.first_lead === "two_of_clubs",
+    breaking_spades: rules.breaking_spades,
+  };
+}
+
+/** Rules: ``base`` (a preset's rules) changed by the options. */
+export function rulesFromOptions(options, base = STANDARD_RULES) {
+  const loseScore = base.lose_score ?? DEFAULT_LOSE_SCORE;
+  return {
+    ...base,
+    target_score: Number(options.target_score),
+    lose_score: options.lose_score ? loseScore : null,
+    nil: options.nil,
+    blind_nil: options.blind_nil,
+    set_penalty: options.bicycle ? "zero" : "minus_bid",
+    bag_penalty: options.bag_penalty,
+    nil_tricks_count_for_partner: options.nil_tricks_count_for_partner,
+    first_lead:
+      options.two_of_clubs_leads === undefined
+        ? base.first_lead
+        : options.two_of_clubs_leads
+          ? "two_of_clubs"
+          : "left_of_dealer",
+    breaking_spades: options.breaking_spades ?? base.breaking_spades,
+  };
+}
+
+/** The fields of ``rules`` that differ from ``base``. */
+export function ruleChanges(rules, base) {
+  return Object.fromEntries(Object.entries(rules).filter(([key, value]) => base[key] !== value));
+}
+
+/** Put options into the form (a target score not in the list is added to it). */
+export function showOptions(form, options) {
+  const target = form.elements.target_score;
+  const value = String(options.target_score);
+  if (![...target.options].some((option) => option.value === value)) {
+    const option = document.createElement("option");
+    option.value = value;
+    option.textContent = `${value} points`;
+    target.append(option);
+  }
+  target.value = value;
+  for (const name of CHECKBOXES) {
+    if (form.elements[name]) form.elements[name].checked = Boolean(options[name]);
+  }
+}
+
+/** The options ticked in the form (options the form lacks keep their value in ``base``). */
+export function readOptions(form, base) {
+  const options = { ...base, target_score: Number(form.elements.target_score.value) };
+  for (const name of CHECKBOXES) {
+    if (form.elements[name]) options[name] = form.elements[name].checked;
+  }
+  return options;
+}

@@ -41,26 +41,6 @@ def events_page(events: list[dict[str, Any]], limit: int) -> dict[str, Any]:
     return {"events": page, "next_after": page[-1]["version"] if more else None}
 
 
-class TableViewSerializer(serializers.Serializer[Any]):
-    """The table as one viewer may see it (``games.selectors.views.table_view``)."""
-
-    id = serializers.CharField()
-    version = serializers.IntegerField()
-    status = serializers.CharField()
-    rules = JsonObjectField()
-    preset = JsonObjectField()
-    turn_timer_seconds = serializers.IntegerField(allow_null=True)
-    created_by = serializers.IntegerField(allow_null=True)
-    seats = serializers.ListField(child=JsonObjectField())
-    your_seat = serializers.CharField(allow_null=True)
-    first_dealer = serializers.CharField(allow_null=True)
-    hand = JsonObjectField(
-        allow_null=True, help_text="The current hand; `you` holds your cards and legal moves."
-    )
-    scores = JsonObjectField()
-    deal = JsonObjectField(help_text="The deal commitment, and the seed once revealed.")
-
-
 class TableSummarySerializer(serializers.Serializer[Any]):
     id = serializers.CharField()
     version = serializers.IntegerField()

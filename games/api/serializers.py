@@ -142,8 +142,30 @@ class StoredEventSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     type = serializers.CharField()
     schema_version = serializers.IntegerField(required=False)
-    data = JsonObjectField()
+    data = JsonObjectField(help_text="The payload, without what you may not see yet.")
+    metadata = JsonObjectField(required=False, help_text="Who acted (kind, user id or level).")
     recorded_at = serializers.DateTimeField(required=False)
+    hash = serializers.CharField(required=False, help_text="This event's link in the chain.")
+
+
+class TableViewSerializer(serializers.Serializer[Any]):
+    """The table as one viewer may see it (``games.selectors.views.table_view``)."""
+
+    id = serializers.CharField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    rules = JsonObjectField()
+    preset = JsonObjectField()
+    turn_timer_seconds = serializers.IntegerField(allow_null=True)
+    created_by = serializers.IntegerField(allow_null=True)
+    seats = serializers.ListField(child=JsonObjectField())
+    your_seat = serializers.CharField(allow_null=True)
+    first_dealer = serializers.CharField(allow_null=True)
+    hand = JsonObjectField(
+        allow_null=True, help_text="The current hand; `you` holds your cards and legal moves."
+    )
+    scores = JsonObjectField()
+    deal = JsonObjectField(help_text="The deal commitment, and the seed once revealed.")
 
 
 class CommandResultSerializer(serializers.Serializer[Any]):
@@ -155,7 +177,7 @@ class CommandResultSerializer(serializers.Serializer[Any]):
     events = StoredEventSerializer(
         many=True, help_text="The command's events, as you may see them."
     )
-    table = JsonObjectField(help_text="The table as you see it now (same as GET /tables/{id}).")
+    table = TableViewSerializer(help_text="The table as you see it now (as GET /tables/{id}).")
 
 
 class EventsPageSerializer(serializers.Serializer[Any]):

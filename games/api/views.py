@@ -6,6 +6,7 @@ its result; rules and permissions to act for a seat live in ``games.services``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 from uuid import UUID
 
@@ -31,6 +32,7 @@ from games.api.serializers import (
     LookSerializer,
     PassSerializer,
     PlaySerializer,
+    TableViewSerializer,
 )
 from games.selectors import views as table_selectors
 from games.services import commands
@@ -94,7 +96,7 @@ class TableDetailView(DomainErrorsMixin, APIView):
 
     @extend_schema(
         operation_id="tables_retrieve",
-        responses={200: presenters.TableViewSerializer, **READ_ERRORS},
+        responses={200: TableViewSerializer, **READ_ERRORS},
         tags=["tables"],
     )
     def get(self, request: Request, table_id: UUID) -> Response:
@@ -140,10 +142,10 @@ class TableExportView(DomainErrorsMixin, APIView):
 
 
 class CommandView(DomainErrorsMixin, APIView):
-    """One table command: ``service`` names the function in ``games.services.commands``."""
+    """One table command: ``service`` is its function in ``games.services.commands``."""
 
     permission_classes = [IsAuthenticated]
-    service: ClassVar[str]
+    service: ClassVar[Callable[..., Any]]
     request_serializer: ClassVar[type[CommandSerializer]] = CommandSerializer
 
     def post(self, request: Request, table_id: UUID, seat: int | None = None) -> Response:
@@ -153,7 +155,7 @@ class CommandView(DomainErrorsMixin, APIView):
         expected_version = arguments.pop("expected_version", None)
         if seat is not None:
             arguments["seat"] = seat
-        result = getattr(commands, self.service)(
+        result = type(self).service(
             table_id,
             actor=request.user,
             expected_version=expected_version,
@@ -164,50 +166,56 @@ class CommandView(DomainErrorsMixin, APIView):
 
 
 def command_view(
-    service: str, serializer: type[CommandSerializer], summary: str
+    service: Callable[..., Any], serializer: type[CommandSerializer], summary: str
 ) -> type[CommandView]:
-    """A :class:`CommandView` for ``service`` with its OpenAPI description."""
+    """A :class:`CommandView` for ``service`` with its own OpenAPI operation."""
 
+    # A fresh function per view: extend_schema annotates the function object itself.
     def post(
         self: CommandView, request: Request, table_id: UUID, seat: int | None = None
     ) -> Response:
         return CommandView.post(self, request, table_id, seat)
 
     documented_post = extend_schema(
-        operation_id=f"tables_{service}",
+        operation_id=f"tables_{service.__name__}",
         summary=summary,
         request=serializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={200: CommandResultSerializer, **COMMAND_ERRORS},
         tags=["commands"],
     )(post)
-    name = "".join(part.title() for part in service.split("_")) + "View"
-    View = type(
+    name = "".join(part.title() for part in service.__name__.split("_")) + "View"
+    return type(
         name,
         (CommandView,),
         {
-            "service": service,
+            "service": staticmethod(service),
             "request_serializer": serializer,
             "post": documented_post,
             "__doc__": summary,
             "__module__": __name__,
         },
     )
-    return View
 
 
-TakeSeatView = command_view("take_seat", CommandSerializer, "Sit down at a free human seat.")
-LeaveSeatView = command_view("leave_seat", CommandSerializer, "Stand up before the game starts.")
-StartGameView = command_view("start_game", CommandSerializer, "Start the game once seats are full.")
+TakeSeatView = command_view(commands.take_seat, CommandSerializer, "Sit down at a free human seat.")
+LeaveSeatView = command_view(
+    commands.leave_seat, CommandSerializer, "Stand up before the game starts."
+)
+StartGameView = command_view(
+    commands.start_game, CommandSerializer, "Start the game once every seat is filled."
+)
 LookView = command_view(
-    "look_at_cards", LookSerializer, "Look at your cards (gives up a blind nil bid)."
+    commands.look_at_cards, LookSerializer, "Look at your cards (gives up a blind nil bid)."
 )
-BidView = command_view("place_bid", BidSerializer, "Bid 0-13, 'nil' or 'blind_nil'.")
+BidView = command_view(commands.place_bid, BidSerializer, "Bid 0-13, 'nil' or 'blind_nil'.")
 PassView = command_view(
-    "pass_cards", PassSerializer, "Pass two cards to partner after a blind nil bid."
+    commands.pass_cards, PassSerializer, "Pass two cards to partner after a blind nil bid."
 )
-PlayView = command_view("play_card", PlaySerializer, "Play a card to the current trick.")
+PlayView = command_view(commands.play_card, PlaySerializer, "Play a card to the current trick.")
 HandToBotView = command_view(
-    "hand_seat_to_bot", HandToBotSerializer, "Let a bot play your seat from now on."
+    commands.hand_seat_to_bot, HandToBotSerializer, "Let a bot play your seat from now on."
 )
-ReclaimView = command_view("take_seat_back", CommandSerializer, "Play your seat again.")
+ReclaimView = command_view(
+    commands.take_seat_back, CommandSerializer, "Play your seat yourself again."
+)

@@ -2,8 +2,11 @@
 
 ``python -m services.worker [celery worker options]`` consumes the ``bots`` queue (bot
 moves) and the ``timers`` queue (watchdog and turn timers sent by ``services.scheduler``).
-Concurrency defaults to ``$SPADES_WORKER_CONCURRENCY`` (2). Extra options are passed to
-``celery worker`` unchanged, e.g. ``--pidfile=.run/worker.pid``.
+Concurrency defaults to ``$SPADES_WORKER_CONCURRENCY`` (2) and the pool to
+``$SPADES_WORKER_POOL`` (``prefork``: Hard bots' decisions are CPU-bound, so processes;
+``threads`` overlaps database waits better for Easy/Normal-heavy loads, see
+docs/benchmarks.md). Extra options are passed to ``celery worker`` unchanged and win, e.g.
+``--pidfile=.run/worker.pid`` or ``--pool=threads --concurrency=16``.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from services.celery import BOTS_QUEUE, TIMERS_QUEUE, app
 def worker_arguments(extra: list[str]) -> list[str]:
     """The ``celery worker`` command line for this process."""
     concurrency = os.environ.get("SPADES_WORKER_CONCURRENCY", "2")
+    pool = os.environ.get("SPADES_WORKER_POOL", "prefork")
+    if pool not in {"prefork", "threads", "solo"}:
+        raise SystemExit(f"SPADES_WORKER_POOL must be prefork, threads or solo, got {pool!r}")
     if not concurrency.isdigit() or int(concurrency) < 1:
         raise SystemExit(
             f"SPADES_WORKER_CONCURRENCY must be a positive integer, got {concurrency!r}"
@@ -27,6 +33,8 @@ def worker_arguments(extra: list[str]) -> list[str]:
         f"{BOTS_QUEUE},{TIMERS_QUEUE}",
         "--concurrency",
         concurrency,
+        "--pool",
+        pool,
         "--loglevel",
         os.environ.get("LOG_LEVEL", "INFO"),
         "--without-gossip",

@@ -21,12 +21,14 @@ NO_TABLE = "00000000-0000-0000-0000-000000000000"
 
 
 def play_first_hand(table_id: str, players: Players) -> None:
-    bid_round(table_id, players)
-    while table_as(players["north"], table_id)["hand"]["number"] == 1:
-        seat = turn_of(table_as(players["north"], table_id))
+    """Bid, then play the first legal card of whoever is to play until hand 1 is over."""
+    table = bid_round(table_id, players)["table"]
+    while table["hand"]["number"] == 1:
+        seat = turn_of(table)
         card = legal_card(players[seat], table_id)
         response = post(players[seat], f"/api/tables/{table_id}/play", {"seat": seat, "card": card})
         assert response.status_code == 200, response.content
+        table = response.json()["table"]
 
 
 def test_events_are_paged_by_version(started_table: dict[str, Any], anonymous: APIClient) -> None:

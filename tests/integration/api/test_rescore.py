@@ -63,9 +63,11 @@ def test_rescore_under_custom_json_rules(played_table: str, anonymous: APIClient
     ],
 )
 def test_rescore_refuses_bad_rules(
-    played_table: str, anonymous: APIClient, query: str, code: str
+    new_table: Any, anonymous: APIClient, query: str, code: str
 ) -> None:
-    response = anonymous.get(f"/api/tables/{played_table}/rescore?{query}")
+    table_id = new_table()["table_id"]
+
+    response = anonymous.get(f"/api/tables/{table_id}/rescore?{query}")
 
     assert response.status_code == 400, response.content
     assert response.json()["code"] == code

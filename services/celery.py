@@ -10,8 +10,21 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "services.settings")
 
-BOTS_QUEUE = "bots"
-TIMERS_QUEUE = "timers"
+
+# ``$SPADES_QUEUE_PREFIX`` namespaces the queues, so two deployments (or a test run next to
+# a developer's bin/run) can share one Redis database without taking each other's tasks.
+def bots_queue() -> str:
+    """The queue of bot moves (read at call time: tests set the prefix late)."""
+    return os.environ.get("SPADES_QUEUE_PREFIX", "") + "bots"
+
+
+def timers_queue() -> str:
+    """The queue of the scheduler's jobs."""
+    return os.environ.get("SPADES_QUEUE_PREFIX", "") + "timers"
+
+
+BOTS_QUEUE = bots_queue()
+TIMERS_QUEUE = timers_queue()
 
 # How often beat sends each job, in seconds (env overrides for tests and benchmarks).
 WATCHDOG_INTERVAL = float(os.environ.get("SPADES_WATCHDOG_INTERVAL", "3"))
@@ -30,12 +43,12 @@ app.conf.beat_schedule = {
         "task": "games.live.tasks.redispatch_overdue_bots",
         "schedule": WATCHDOG_INTERVAL,
         # A job nobody picked up before the next one is worthless: drop it.
-        "options": {"expires": WATCHDOG_INTERVAL},
+        "options": {"expires": WATCHDOG_INTERVAL, "queue": TIMERS_QUEUE},
     },
     "turn-timers": {
         "task": "games.live.tasks.expire_turn_timers",
         "schedule": TURN_TIMER_INTERVAL,
-        "options": {"expires": TURN_TIMER_INTERVAL},
+        "options": {"expires": TURN_TIMER_INTERVAL, "queue": TIMERS_QUEUE},
     },
 }
 app.autodiscover_tasks()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
-from services.celery import BOTS_QUEUE, TIMERS_QUEUE, app
+from services.celery import app, bots_queue, timers_queue
 
 
 def worker_arguments(extra: list[str]) -> list[str]:
@@ -30,7 +30,7 @@ def worker_arguments(extra: list[str]) -> list[str]:
     return [
         "worker",
         "--queues",
-        f"{BOTS_QUEUE},{TIMERS_QUEUE}",
+        f"{bots_queue()},{timers_queue()}",
         "--concurrency",
         concurrency,
         "--pool",

@@ -17,9 +17,9 @@ logger = logging.getLogger(__name__)
 def send_bot_turn(table_id: object, version: int) -> None:
     """Queue the bot's move for ``table_id`` at ``version``."""
     from bots.tasks import play_bot_turn
-    from services.celery import BOTS_QUEUE
+    from services.celery import bots_queue
 
-    play_bot_turn.apply_async(args=(str(table_id), int(version)), queue=BOTS_QUEUE)
+    play_bot_turn.apply_async(args=(str(table_id), int(version)), queue=bots_queue())
 
 
 def dispatch_bot_if_due(table_id: object) -> bool:

@@ -11,6 +11,7 @@ other tests; the test database is dropped at the end of the session.
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -63,20 +64,32 @@ def live_db(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def live_env(live_db: None) -> dict[str, str]:
-    """Environment for child processes: the test database, this run's Redis, fast jobs."""
+def live_env(live_db: None) -> Iterator[dict[str, str]]:
+    """Environment for child processes: the test database, this run's Redis, fast jobs,
+    and queues of this run's own (this process sends to them too), so a worker left
+    running elsewhere on the same Redis database cannot take this run's bot turns."""
     from django.db import connection
 
+    prefix = f"test-{uuid.uuid4().hex[:8]}-"
+    previous = os.environ.get("SPADES_QUEUE_PREFIX")
+    os.environ["SPADES_QUEUE_PREFIX"] = prefix
     env = database_env(connection.settings_dict, settings.REDIS_URL)
     env.update(
         {
+            "SPADES_QUEUE_PREFIX": prefix,
             "SPADES_WATCHDOG_INTERVAL": "1",
             "SPADES_TURN_TIMER_INTERVAL": "0.5",
             "SPADES_BOT_OVERDUE_SECONDS": "1.5",
             "LOG_LEVEL": "INFO",
         }
     )
-    return env
+    try:
+        yield env
+    finally:
+        if previous is None:
+            os.environ.pop("SPADES_QUEUE_PREFIX", None)
+        else:
+            os.environ["SPADES_QUEUE_PREFIX"] = previous
 
 
 @pytest.fixture(scope="session")

@@ -165,3 +165,29 @@ def test_a_human_whose_turn_timer_runs_out_is_played_by_a_normal_bot(
     assert first_north_move.metadata["actor"]["level"] == "normal"
     # Nothing of north's was played by anyone before the timeout.
     assert all(e.data.get("seat") != "north" for e in bot_moves(events[: timed_out.version]))
+
+
+def test_the_watchdog_resends_a_bot_turn_whose_message_was_lost(
+    live_db: Any, processes: Processes
+) -> None:
+    import redis
+    from django.conf import settings
+
+    from services.celery import bots_queue
+
+    table_id = create_table(new_user())  # its commit queues the first bot turn...
+    from games.live.fanout import flush_announcements
+
+    flush_announcements()
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    assert broker.llen(bots_queue()) >= 1
+    broker.delete(bots_queue())  # ...and the message is lost before any worker takes it
+    started_at = table_row(table_id).version
+
+    processes.worker()
+    time.sleep(2.0)
+    assert table_row(table_id).version == started_at  # nothing left to wake the bots
+    processes.scheduler()
+
+    wait_until(lambda: table_row(table_id).version > started_at + 4, 30, "the watchdog")
+    assert_history_sound(table_id)

@@ -39,6 +39,7 @@ def worker_arguments(extra: list[str]) -> list[str]:
         os.environ.get("LOG_LEVEL", "INFO"),
         "--without-gossip",
         "--without-mingle",
+        "--without-heartbeat",
         *extra,
     ]
 

@@ -312,6 +312,7 @@ function finishedTrick(previous, item) {
   // A new hand was dealt with the last card: finish the old hand from the events.
   const plays = [...before.plays];
   for (const event of item.events) {
+    if (event.version <= previous.version) continue; // already in the view shown before
     if (event.type === "CardPlayed" && event.data.hand_number === before.number) {
       plays.push({ seat: event.data.seat, card: event.data.card });
     }
@@ -367,37 +368,30 @@ function render(view, finished) {
 function renderScores(view) {
   const hand = view.hand;
   const mine = view.your_seat ? TEAM_OF[view.your_seat] : "north_south";
-  const ids = { north_south: "ns", east_west: "ew" };
-  const order = mine === "north_south" ? ["north_south", "east_west"] : ["east_west", "north_south"];
-  const boxes = [$("team-ns"), $("team-ew")];
-  order.forEach((team, i) => {
-    const box = boxes[i];
-    box.querySelector(".team-name").textContent =
-      `${i === 0 ? "You & partner" : "Opponents"} (${TEAM_LABELS[team]})`;
-  });
-  for (const [team, suffix] of Object.entries(ids)) {
-    const slot = order.indexOf(team) === 0 ? "ns" : "ew";
+  const boxes = [
+    [mine, "us", "You & partner"],
+    [mine === "north_south" ? "east_west" : "north_south", "them", "Opponents"],
+  ];
+  for (const [team, slot, title] of boxes) {
+    $(`team-${slot}`).querySelector(".team-name").textContent = `${title} (${TEAM_LABELS[team]})`;
     $(`score-${slot}`).textContent = view.scores.totals[team];
     $(`bags-${slot}`).textContent = view.scores.bags[team];
-    let text = "–";
-    if (hand) {
-      const seats = SEATS.filter((s) => TEAM_OF[s] === team);
-      const bids = seats.map((s) => hand.bids[s]);
-      const won = seats.reduce((sum, s) => sum + hand.tricks_won[s], 0);
-      if (bids.every((b) => b !== null)) {
-        const contract = bids.reduce((sum, b) => sum + (typeof b === "number" ? b : 0), 0);
-        const nils = bids.filter((b) => b === "nil" || b === "blind_nil" || b === 0).length;
-        text = `bid ${contract}${nils ? " + nil" : ""}, won ${won}`;
-      } else {
-        text = `won ${won}`;
-      }
-    }
-    $(`hand-${slot}`).textContent = text;
-    void suffix;
+    $(`hand-${slot}`).textContent = hand ? teamHandLine(hand, team) : "–";
   }
   $("hand-number").textContent = hand ? `Hand ${hand.number}` : "Waiting to start";
   $("rules-summary").textContent =
     `${presetLabel(view.preset.name)} rules · ${rulesSummary(view.rules)}`;
+}
+
+/** "bid 7 + nil, won 5": the team's contract (once both have bid) and tricks so far. */
+function teamHandLine(hand, team) {
+  const seats = SEATS.filter((s) => TEAM_OF[s] === team);
+  const bids = seats.map((s) => hand.bids[s]);
+  const won = seats.reduce((sum, s) => sum + hand.tricks_won[s], 0);
+  if (bids.some((b) => b === null)) return `won ${won}`;
+  const contract = bids.reduce((sum, b) => sum + (typeof b === "number" ? b : 0), 0);
+  const nils = bids.filter((b) => b === "nil" || b === "blind_nil" || b === 0).length;
+  return `bid ${contract}${nils ? " + nil" : ""}, won ${won}`;
 }
 
 function renderSeats(view) {

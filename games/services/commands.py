@@ -64,6 +64,7 @@ __all__ = [
 # Commands without an expected version retry this often when another command got in first:
 # the retry re-validates against the new state, so nothing stale is ever appended.
 RETRIES = 3
+CREATE_NAMESPACE = uuid.UUID("5f1b3a4e-7c2d-4e8a-9b61-2d3c4e5f6a7b")
 SEAT_EVENTS = {
     ev.SEAT_TAKEN,
     ev.SEAT_LEFT,
@@ -281,7 +282,9 @@ def create_table(
         resolved = resolve(spec, preset_version)
     except RulesError as error:
         raise CommandRejected("bad_rules", str(error)) from None
-    table_id = uuid.uuid4()
+    # With a command id the table's id derives from it, so a retry lands on the same stream
+    # and the store's per-stream idempotency answers it.
+    table_id = uuid.uuid4() if cid is None else uuid.uuid5(CREATE_NAMESPACE, f"{who.user_id}:{cid}")
     state = TableState()
     try:
         domain_events = decisions.decide_create(
@@ -296,21 +299,14 @@ def create_table(
     except IllegalMove as error:
         raise _refusal(error) from None
     with transaction.atomic():
-        if cid is not None:
-            # Command ids are scoped to the stream; a new table has none yet, so the id is
-            # looked up among this user's table creations.
-            earlier = Event.objects.filter(
-                command_id=cid,
-                version=1,
-                type=ev.TABLE_CREATED,
-                metadata__actor__user_id=who.user_id,
+        try:
+            result = append(
+                stream_id_of(table_id), 0, _new_events(domain_events, actor), command_id=cid
             )
-            found = earlier.values_list("stream_id", flat=True).first()
-            if found is not None:
-                return _duplicate(uuid.UUID(found.removeprefix("table-")), cid)  # type: ignore[return-value]
-        result = append(
-            stream_id_of(table_id), 0, _new_events(domain_events, actor), command_id=cid
-        )
+        except WrongExpectedVersion:  # pragma: no cover - only a uuid5 collision gets here
+            raise CommandRejected("table_exists", "That table exists already.", 409) from None
+        if result.duplicate:
+            return _result(table_id, result)
         create_row(table_id, state, result.events[-1].recorded_at)
         put_back(table_id, state, result.events[-1].hash, committed=False)
     return _result(table_id, result)

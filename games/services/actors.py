@@ -46,7 +46,7 @@ def actor_metadata(actor: Actor) -> dict[str, Any]:
                 "kind": "bot",
                 "level": actor.level,
                 "strategy_version": actor.strategy_version,
-                "seed": actor.seed,
+                "seed": _json_safe(actor.seed),
             }
         }
     if isinstance(actor, SystemActor):
@@ -54,3 +54,10 @@ def actor_metadata(actor: Actor) -> dict[str, Any]:
     if actor is None or not getattr(actor, "is_authenticated", False):
         return {"actor": {"kind": "anonymous"}}
     return {"actor": {"kind": "user", "user_id": actor.pk}}
+
+
+def _json_safe(seed: int | str | None) -> int | str | None:
+    # Stored JSON holds integers of at most 53 bits exactly; larger seeds are kept as text.
+    if isinstance(seed, int) and not -(2**53) <= seed <= 2**53:
+        return str(seed)
+    return seed

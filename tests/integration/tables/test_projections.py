@@ -92,6 +92,9 @@ def test_rebuilt_ledgers_equal_incremental_ones_and_the_engines():
         cursors[table_id] = start + len(chunk)
         if rng.random() < 0.3:
             catch_up(score_ledger, batch_size=rng.randint(1, 200))
+        if rng.random() < 0.05:
+            # A projector restart: the in-memory states are gone, streams are read back.
+            score_ledger._states.clear()
     hands = sum(len(state.game.ledger.hands) for _, state, _ in games)
     caught_up_with(table_ids, hands)
     incremental = rows_of(table_ids)

@@ -53,3 +53,16 @@ def continue_table(page: Any, table_id: str) -> None:
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     page.click("#continue-game")
     expect(page.locator("#table-section")).to_be_visible()
+
+
+# Visible buttons, inputs and selects with no accessible name (label, aria-label or text).
+UNNAMED_CONTROLS = """() => [...document.querySelectorAll("button, input, select")]
+    .filter((el) => el.offsetParent !== null && el.type !== "hidden")
+    .filter((el) => !(el.getAttribute("aria-label") || (el.labels && el.labels.length)
+                      || el.textContent.trim()))
+    .map((el) => el.outerHTML.slice(0, 120))"""
+
+
+def assert_controls_named(page: Any) -> None:
+    """Every visible control can be told apart by a screen reader."""
+    assert page.evaluate(UNNAMED_CONTROLS) == []

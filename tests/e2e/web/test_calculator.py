@@ -6,6 +6,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.e2e.web.steps import assert_controls_named
+
 # Example 2 ("nil made, partner set"), hand 1 of the seed's sample game.
 EXAMPLE_2 = [("north", "4", "5"), ("east", "nil", "0"), ("south", "3", "4"), ("west", "5", "4")]
 
@@ -41,6 +43,7 @@ def test_example_2_nil_made_partner_set(page: Any) -> None:
     expect(page.locator("#bags-north_south")).to_have_text("2")
     expect(page.locator("#sheet-rows tr")).to_have_count(1)
     expect(page.locator("#entry-number")).to_have_text("2")
+    assert_controls_named(page)
 
     page.reload()  # the sheet is kept in the browser
     expect(page.locator("body")).to_have_attribute("data-ready", "true")

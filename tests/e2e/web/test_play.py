@@ -7,9 +7,11 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.web.steps import sign_up
+from tests.e2e.web.steps import assert_controls_named, sign_up
 
 MAX_TURNS = 13
+SUIT_ORDER = "SHCD"  # spades, then alternating colours
+RANKS = "23456789TJQKA"
 
 
 def test_bid_with_suggestion_refused_card_and_a_trick_over_the_websocket(page: Any) -> None:
@@ -29,6 +31,10 @@ def test_bid_with_suggestion_refused_card_and_a_trick_over_the_websocket(page: A
     # The bots before us bid through the worker; their bids reach us over the WebSocket.
     expect(page.locator("#bid-panel")).to_be_visible(timeout=30_000)
     expect(page.locator("#suggestion")).to_contain_text("Suggested bid:")
+    hand = page.locator(".hand button.card").evaluate_all("els => els.map(e => e.dataset.card)")
+    order = [(SUIT_ORDER.index(card[1]), -RANKS.index(card[0])) for card in hand]
+    assert len(hand) == 13 and order == sorted(order), f"hand not sorted by suit: {hand}"
+    assert_controls_named(page)
     suggested = page.locator(".bid-button.suggested")
     expect(suggested).to_have_count(1)
     counted = re.search(r"The (\d+) cards? it counted", page.locator("#suggestion").inner_text())
@@ -57,6 +63,7 @@ def test_bid_with_suggestion_refused_card_and_a_trick_over_the_websocket(page: A
             card.click(force=True)  # aria-disabled: Playwright would wait for it to enable
             expect(page.locator("#move-message")).to_contain_text(reason)
             expect(page.locator(f'.hand .card[data-card="{name}"]')).to_have_count(1)
+            assert_controls_named(page)
             refused = True
         before = page.locator(".hand .card").count()
         card_name = playable.first.get_attribute("data-card")

@@ -318,7 +318,37 @@ function finishedTrick(previous, item) {
     }
   }
   if (plays.length < 52) return null;
-  return { cards: plays.slice(48, 52), winner: null, hand: before.number };
+  return {
+    cards: plays.slice(48, 52),
+    winner: null,
+    winnerTeam: lastTrickTeam(before, item.view.scores.hands[before.number - 1]),
+    hand: before.number,
+  };
+}
+
+/** The team that took a hand's last trick: its tricks in the result exceed those before. */
+function lastTrickTeam(before, result) {
+  if (!result) return null;
+  for (const team of ["north_south", "east_west"]) {
+    const earlier = SEATS.filter((s) => TEAM_OF[s] === team).reduce(
+      (sum, s) => sum + before.tricks_won[s],
+      0,
+    );
+    if (result[team].breakdown.tricks > earlier) return team;
+  }
+  return null;
+}
+
+/** Who took a finished trick, in words: a seat, or a side when only the side is known. */
+function takerText(view, finished) {
+  if (finished.winner) {
+    const name = seatName(view, finished.winner);
+    return name === "You" ? "you" : name;
+  }
+  if (!finished.winnerTeam) return null;
+  return view.your_seat && finished.winnerTeam === TEAM_OF[view.your_seat]
+    ? "your side"
+    : "the opponents";
 }
 
 // ------------------------------------------------------------------ rendering
@@ -444,9 +474,10 @@ function renderTrick(view, finished) {
   }
   $("trick").classList.toggle("finished", Boolean(finished));
   if (finished) {
+    const taker = takerText(view, finished);
     caption.textContent = finished.winner
       ? `${seatName(view, finished.winner)} ${finished.winner === view.your_seat ? "win" : "wins"} the trick`
-      : `Hand ${finished.hand} is over`;
+      : `Hand ${finished.hand} is over${taker ? `: last trick to ${taker}` : ""}`;
   } else {
     caption.textContent = "";
   }
@@ -466,9 +497,10 @@ function showLastTrick(finished) {
     li.append(who, face);
     list.append(li);
   }
+  const taker = takerText(view, finished);
   $("last-trick-winner").textContent = finished.winner
-    ? `Won by ${seatName(view, finished.winner) === "You" ? "you" : seatName(view, finished.winner)}`
-    : `Last trick of hand ${finished.hand}`;
+    ? `Won by ${taker}`
+    : `Last trick of hand ${finished.hand}${taker ? `, won by ${taker}` : ""}`;
   $("last-trick-panel").hidden = false;
 }
 

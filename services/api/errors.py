@@ -3,8 +3,9 @@
 ``code`` is a stable machine word (``invalid``, ``not_authenticated``, ``stale_version``,
 an engine refusal code...), ``message`` a sentence a person can act on. Validation errors
 add ``fields`` (DRF's per-field lists, so a client can point at each bad field) and name
-the first bad field in ``message``. Views opt in through :class:`ProblemHandlingMixin`;
-unexpected exceptions still go through the project's ``json_exception_handler``.
+the first bad field in ``message``. It is the project's DRF exception handler (settings);
+:class:`ProblemHandlingMixin` pins it on views that must keep it whatever the settings say.
+Unexpected exceptions still go through ``json_exception_handler`` (logged, a JSON 500).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -55,6 +57,13 @@ def _validation_body(detail: Any) -> dict[str, Any]:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Render any exception raised in an API view in the ``{"code", "message"}`` format."""
+    if isinstance(exc, RequestDataTooBig):
+        return Response(
+            problem_body("request_too_large", "The request body is too large."),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, SuspiciousOperation):
+        return Response(problem_body("bad_request", "Bad request."), status=400)
     if isinstance(exc, ApiProblem):
         return Response(
             problem_body(exc.problem_code, exc.message, **exc.extra), status=exc.status_code

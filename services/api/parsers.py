@@ -1,0 +1,49 @@
+"""The API's JSON parser: DRF's, plus the limits that keep hostile JSON a 400.
+
+- nesting too deep for Python's decoder (``RecursionError``) is a parse error, not a 500;
+- integers must be within I-JSON's safe range (|n| <= 2**53 - 1): bigger ones could not be
+  stored in events and would not survive JavaScript clients anyway;
+- ``NaN`` and ``Infinity`` are refused, as DRF does.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+from typing import IO, Any
+
+from django.conf import settings
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def _safe_int(text: str) -> int:
+    value = int(text)
+    if abs(value) > MAX_SAFE_INTEGER:
+        raise ValueError(f"the number {text[:30]} is too large (at most {MAX_SAFE_INTEGER})")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+class SafeJSONParser(JSONParser):
+    """``application/json`` with the limits above."""
+
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: dict[str, Any] | None = None,
+    ) -> Any:
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            text = codecs.getreader(encoding)(stream)
+            return json.load(text, parse_int=_safe_int, parse_constant=_no_constant)
+        except RecursionError:
+            raise ParseError("JSON parse error - the document is nested too deeply.") from None
+        except ValueError as error:
+            raise ParseError(f"JSON parse error - {error}") from None

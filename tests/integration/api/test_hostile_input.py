@@ -1,0 +1,57 @@
+"""Hostile or odd request bodies answer 4xx with the error format, and write nothing."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from .conftest import event_count
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ("[" * 100_000 + "]" * 100_000, 400, "parse_error"),
+        ('{"rules": {"target_score": 99999999999999999999999999}}', 400, "parse_error"),
+        ('{"turn_timer_seconds": -99999999999999999999}', 400, "parse_error"),
+        ('{"rules": {"target_score": NaN}}', 400, "parse_error"),
+        ('{"rules": {"target_score": 1e400}}', 400, "bad_rules"),
+        ('{"rules": "' + "x" * 3_000_000 + '"}', 413, "request_too_large"),
+        ("\ufeff{}", 400, "parse_error"),
+        ("", 201, None),
+    ],
+    ids=["deep", "huge-int", "huge-negative-int", "nan", "inf", "too-large", "bom", "empty"],
+)
+def test_odd_bodies(alice: APIClient, body: str, status: int, code: str | None) -> None:
+    before = event_count()
+
+    response = alice.post("/api/tables", data=body, content_type="application/json")
+
+    assert response.status_code == status, response.content
+    if code is not None:
+        assert response.json()["code"] == code
+        assert response.json()["message"]
+        assert event_count() == before
+
+
+def test_bytes_that_are_not_utf8(alice: APIClient) -> None:
+    response = alice.post("/api/tables", data=b"\xff\xfe{", content_type="application/json")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "parse_error"
+
+
+def test_a_body_that_is_not_json(alice: APIClient) -> None:
+    response = alice.post("/api/tables", data="bid=3", content_type="text/plain")
+
+    assert response.status_code == 415
+    assert response.json()["code"] == "unsupported_media_type"
+
+
+def test_a_method_that_is_not_allowed(alice: APIClient) -> None:
+    response = alice.delete("/api/tables")
+
+    assert response.status_code == 405
+    assert response.json()["code"] == "method_not_allowed"

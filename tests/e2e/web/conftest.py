@@ -20,10 +20,6 @@ import pytest
 
 from games.live.processes import ManagedProcess
 
-# Playwright's sync API runs an event loop in this thread; Django's ORM (test database
-# setup) would otherwise refuse to run "from an async context". Tests only.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = os.environ.get("SPADES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -109,6 +105,11 @@ def browser() -> Iterator[Any]:
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install -y chromium")
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API runs an event loop in this thread; Django's ORM (the tests'
+    # own tables, the test database's teardown) would otherwise refuse to run "from an
+    # async context". Set only while the browser runs, so no other test is affected.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     playwright = sync_playwright().start()
     try:
         launched = playwright.chromium.launch(
@@ -120,6 +121,10 @@ def browser() -> Iterator[Any]:
             launched.close()
     finally:
         playwright.stop()
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture(scope="session", autouse=True)

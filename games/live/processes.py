@@ -93,6 +93,7 @@ class ManagedProcess:
         self.log_path = log_dir / f"{name}.log"
         self.ready = ready
         self.popen: subprocess.Popen[bytes] | None = None
+        self.terminated = False
 
     @property
     def pid(self) -> int:
@@ -144,12 +145,18 @@ class ManagedProcess:
         """True while the child runs."""
         return self.popen is not None and self.popen.poll() is None
 
+    def terminate(self) -> None:
+        """Send SIGTERM without waiting (``stop`` waits)."""
+        if self.popen is not None and self.popen.poll() is None and not self.terminated:
+            self.popen.send_signal(signal.SIGTERM)
+            self.terminated = True
+
     def stop(self, timeout: float = 20.0) -> int | None:
         """SIGTERM (graceful: Celery's warm shutdown), then SIGKILL after ``timeout``."""
         if self.popen is None:
             return None
         if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGTERM)
+            self.terminate()
             try:
                 self.popen.wait(timeout)
             except subprocess.TimeoutExpired:

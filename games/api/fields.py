@@ -12,6 +12,7 @@ from rest_framework import serializers
 from games.engine.bidding import BLIND_NIL, MAX_BID, NIL
 from games.engine.cards import CardError, card_name, parse_card
 from games.engine.seats import SEAT_NAMES
+from services.api.parsers import loads_safely
 
 #: Bounds on a custom rules object, so a request cannot make the server chew on megabytes.
 MAX_RULES_KEYS = 32
@@ -101,7 +102,7 @@ class RulesSpecField(serializers.Field):
             if len(data) > MAX_RULES_TEXT:
                 self.fail("too_long", max=MAX_RULES_TEXT)
             try:
-                data = json.loads(data)
+                data = loads_safely(data)
             except ValueError as error:
                 self.fail("bad_json", reason=str(error))
         if isinstance(data, str):

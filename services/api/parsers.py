@@ -30,6 +30,16 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def loads_safely(text: str | IO[str]) -> Any:
+    """Decode JSON text under the limits above; ``ValueError`` for anything refused."""
+    try:
+        if isinstance(text, str):
+            return json.loads(text, parse_int=_safe_int, parse_constant=_no_constant)
+        return json.load(text, parse_int=_safe_int, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("the document is nested too deeply") from None
+
+
 class SafeJSONParser(JSONParser):
     """``application/json`` with the limits above."""
 
@@ -41,9 +51,6 @@ class SafeJSONParser(JSONParser):
     ) -> Any:
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
-            text = codecs.getreader(encoding)(stream)
-            return json.load(text, parse_int=_safe_int, parse_constant=_no_constant)
-        except RecursionError:
-            raise ParseError("JSON parse error - the document is nested too deeply.") from None
+            return loads_safely(codecs.getreader(encoding)(stream))
         except ValueError as error:
             raise ParseError(f"JSON parse error - {error}") from None

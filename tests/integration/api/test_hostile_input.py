@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -55,3 +57,21 @@ def test_a_method_that_is_not_allowed(alice: APIClient) -> None:
 
     assert response.status_code == 405
     assert response.json()["code"] == "method_not_allowed"
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        '{"a":' + "[" * 1990 + "]" * 1990 + "}",
+        '{"target_score": 1' + "0" * 40 + "}",
+        "{" + '"a":' * 2000,
+    ],
+    ids=["deep", "huge-int", "unterminated"],
+)
+def test_odd_rules_in_a_query_string(new_table: Any, anonymous: APIClient, rules: str) -> None:
+    table_id = new_table()["table_id"]
+
+    response = anonymous.get(f"/api/tables/{table_id}/rescore", {"rules": rules[:4000]})
+
+    assert response.status_code == 400, response.content
+    assert response.json()["message"].startswith("rules: ")

@@ -487,3 +487,23 @@ def test_a_bad_bot_level_is_a_400(started_table: dict[str, Any], players: Player
 
     assert response.status_code == 400
     assert "level" in response.json()["fields"]
+
+
+def test_a_retried_start_returns_the_same_deal_events(new_table: Any, players: Players) -> None:
+    table_id = new_table()["table_id"]
+    for seat, client in players.items():
+        post(client, f"/api/tables/{table_id}/seats/{seat}/take", {})
+    path = f"/api/tables/{table_id}/start"
+
+    first = post(players["north"], path, {}, HTTP_IDEMPOTENCY_KEY="start")
+    before = event_count()
+    again = post(players["north"], path, {}, HTTP_IDEMPOTENCY_KEY="start")
+    fresh = post(players["north"], path, {}, HTTP_IDEMPOTENCY_KEY="start-2")
+
+    assert first.status_code == again.status_code == 200
+    assert len(first.json()["events"]) >= 3
+    assert again.json()["events"] == first.json()["events"]
+    assert again.json()["duplicate"] is True
+    assert event_count() == before
+    assert fresh.status_code == 409
+    assert fresh.json()["code"] == "already_started"

@@ -162,8 +162,10 @@ def _catch_up_batch(projection: Projection, batch_size: int) -> int:
 
 def catch_up(projection: Projection, batch_size: int = 1000, max_events: int | None = None) -> int:
     """Feed the projection every event after its checkpoint that is safe to read; returns
-    how many it handled. Each batch and its checkpoint commit in one transaction, so a
-    crash re-delivers at most the uncommitted batch and never skips or repeats one.
+    how many it handled. Each batch and its checkpoint commit in one transaction, so after
+    a crash the interrupted batch (whose writes rolled back with it) is delivered again:
+    no event is ever skipped or applied twice. Call it outside any transaction that has
+    written: that transaction's own id would hold the bound below its events.
     Concurrent callers for one projection take turns on the checkpoint row's lock.
     """
     if batch_size < 1:

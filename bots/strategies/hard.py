@@ -45,7 +45,7 @@ class HardStrategy:
         playout_budget: int = 10_000,
         min_samples: int = 8,
         max_samples: int = 64,
-        time_limit_ms: float = 200.0,
+        time_limit_ms: float = 150.0,
         heuristic_bonus: float = 1.0,
     ) -> None:
         self.playout_budget = playout_budget

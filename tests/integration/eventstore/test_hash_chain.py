@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -80,6 +85,25 @@ def test_hashes_follow_the_documented_recipe(stream_prefix: str) -> None:
         assert event.hash == independent_hash(event.__dict__, prev)
         prev = event.hash
     assert store.verify_stream(f"{stream_prefix}-a") is None
+
+
+def run_verify_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """``manage.py verify_events ARGS`` in a child process on the test database."""
+    settings = connection.settings_dict
+    user, password = quote(settings["USER"], safe=""), quote(settings["PASSWORD"], safe="")
+    url = (
+        f"postgresql://{user}:{password}@{settings['HOST'] or 'localhost'}"
+        f":{settings['PORT'] or 5432}/{settings['NAME']}"
+    )
+    env = {**os.environ, "SPADES_DB_ROLE": "owner", "DATABASE_OWNER_URL": url}
+    return subprocess.run(
+        [sys.executable, "manage.py", "verify_events", *args],
+        cwd=Path(__file__).resolve().parents[3],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def verify_all_streams() -> tuple[int, str]:
@@ -237,6 +261,11 @@ def test_digest_is_reproducible_and_changes_when_history_is_rewritten(
     try:
         assert store.verify_stream(stream) is None
         assert store.digest(as_of=kept["as_of"])["digest"] != kept["digest"]
+        # The real command, in its own process, exits non-zero naming the event.
+        process = run_verify_process("--stream", stream)
+        assert process.returncode == 1, process.stderr
+        assert f"stream {stream}, version 3, position {original.position}" in process.stderr
+        assert "[stream head]" in process.stderr
     finally:  # put history back: the test database is shared by the whole run
         with transaction.atomic():
             tamper(rewrite, [json.dumps(original.data), original.hash, original.position])

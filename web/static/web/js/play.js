@@ -279,23 +279,64 @@ async function pump() {
   }
 }
 
-/** Show one update; pause on a finished trick and between computer players' cards. */
+/**
+ * Show one update. Its cards are laid one at a time (a message may bring several), a
+ * finished trick stays in the middle with its winner for a moment, and the next update
+ * waits a little after a computer player's card, so play can be followed.
+ */
 async function present(item) {
   const previous = app.view;
-  const finished = finishedTrick(previous, item);
-  render(item.view, finished);
+  const view = item.view;
   const hurry = app.queue.length > CATCH_UP;
+  const steps = previous ? trickSteps(previous, item) : [];
+  const newHand = Boolean(previous && previous.hand && view.hand && previous.hand.number !== view.hand.number);
+  const finished = newHand || !steps.length ? finishedTrick(previous, item) : null;
+  render(view, finished);
   if (finished) {
     showLastTrick(finished);
-    if (!hurry) {
-      await sleep(TRICK_PAUSE_MS);
-      if (app.view === item.view) renderTrick(item.view, null);
-    }
-    return;
+    if (!hurry) await sleep(TRICK_PAUSE_MS);
   }
-  const you = item.view.your_seat;
+  for (const [k, step] of steps.entries()) {
+    const last = k === steps.length - 1;
+    if (!step.partial) {
+      renderTrick(view, step);
+      showLastTrick(step);
+      if (!hurry) await sleep(TRICK_PAUSE_MS);
+    } else if (!last) {
+      renderTrick(view, step);
+      if (!hurry) await sleep(CARD_PAUSE_MS);
+    }
+  }
+  if (app.view === view) renderTrick(view, null);
+  const you = view.your_seat;
   const botCard = item.events.some((e) => e.type === "CardPlayed" && e.data.seat !== you);
   if (botCard && app.queue.length && !hurry) await sleep(CARD_PAUSE_MS);
+}
+
+/**
+ * The trick as it stood after each card this update brought in the current hand:
+ * [{cards, winner, hand, partial}], where a trick's fourth card makes it whole (not partial)
+ * and names its winner. Empty when the update brings no card of this hand.
+ */
+function trickSteps(previous, item) {
+  const hand = item.view.hand;
+  if (!hand) return [];
+  const fresh = item.events.filter(
+    (e) =>
+      e.type === "CardPlayed" && e.version > previous.version && e.data.hand_number === hand.number,
+  );
+  const base = hand.plays.length - fresh.length;
+  if (!fresh.length || base < 0) return [];
+  return fresh.map((_, k) => {
+    const i = base + k;
+    const winner = i % 4 === 3 ? hand.trick_winners[Math.floor(i / 4)] : undefined;
+    return {
+      cards: hand.plays.slice(i - (i % 4), i + 1),
+      winner: winner || null,
+      hand: hand.number,
+      partial: !winner,
+    };
+  });
 }
 
 /** The trick this update finished, {cards: [{seat, card}], winner, hand}, or null. */
@@ -459,12 +500,14 @@ function renderSeats(view) {
   }
 }
 
-function renderTrick(view, finished) {
+/** The middle of the table: ``shown`` (a trick being laid or just won) or the current trick. */
+function renderTrick(view, shown) {
   const hand = view.hand;
   const slots = document.querySelectorAll(".trick-slot");
   slots.forEach((slot) => slot.replaceChildren());
   const caption = $("trick-caption");
-  const cards = finished ? finished.cards : hand ? hand.current_trick : [];
+  const cards = shown ? shown.cards : hand ? hand.current_trick : [];
+  const finished = shown && !shown.partial ? shown : null;
   for (const play of cards) {
     const slot = document.querySelector(`.trick-slot[data-pos="${positionOf(view, play.seat)}"]`);
     const face = cardFace(play.card);

@@ -15,7 +15,9 @@ def play_bot_turn(table_id: str, version: int) -> dict[str, Any]:
     Stale, duplicated and retried tasks do nothing (see ``games.live.bot_turns``).
     """
     from games.live.bot_turns import play_bot_turn as play
+    from games.live.tables import drop_broken_connection
 
+    drop_broken_connection()
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise ValueError(f"version must be a positive integer, got {version!r}")
     table_id = str(uuid.UUID(str(table_id)))

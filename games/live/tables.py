@@ -192,3 +192,15 @@ def time_out_turn(
         command_id=command_id,
         level=level,
     )
+
+
+def drop_broken_connection() -> None:
+    """Close this thread's database connection if an error left it unusable.
+
+    Workers reuse connections across tasks (``CELERY_DB_REUSE_MAX``) and never go through
+    Django's request cycle, so this is their ``close_old_connections`` for the error case.
+    """
+    from django.db import connection
+
+    if connection.connection is not None and connection.errors_occurred:
+        connection.close_if_unusable_or_obsolete()

@@ -14,7 +14,9 @@ BOT_OVERDUE_SECONDS = float(os.environ.get("SPADES_BOT_OVERDUE_SECONDS", "3"))
 def redispatch_overdue_bots() -> int:
     """Watchdog: re-send the turn of every bot due for longer than ``BOT_OVERDUE_SECONDS``."""
     from games.live.dispatch import redispatch_overdue
+    from games.live.tables import drop_broken_connection
 
+    drop_broken_connection()
     return redispatch_overdue(BOT_OVERDUE_SECONDS)
 
 
@@ -22,6 +24,8 @@ def redispatch_overdue_bots() -> int:
 def expire_turn_timers() -> int:
     """Turn timers: record a timeout for every human whose time ran out (a Normal bot then
     plays the seat, dispatched like any bot turn)."""
+    from games.live.tables import drop_broken_connection
     from games.live.timers import expire_overdue_turns
 
+    drop_broken_connection()
     return expire_overdue_turns()

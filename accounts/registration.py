@@ -26,7 +26,9 @@ def register_player(*, username: str, password: str, email: str = "") -> Registr
     """
     user_model = get_user_model()
     with transaction.atomic():
-        user = user_model.objects.create_user(username=username, password=password, email=email)
+        user = user_model._default_manager.create_user(  # type: ignore[attr-defined]
+            username=username, password=password, email=email
+        )
         token, _ = Token.objects.get_or_create(user=user)
     return Registration(user=user, token=token.key)
 

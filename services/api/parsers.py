@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import codecs
 import json
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRead
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -30,7 +33,7 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def loads_safely(text: str | IO[str]) -> Any:
+def loads_safely(text: str | SupportsRead[str]) -> Any:
     """Decode JSON text under the limits above; ``ValueError`` for anything refused."""
     try:
         if isinstance(text, str):

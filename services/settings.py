@@ -130,9 +130,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # ---------------------------------------------------------------- Redis: channels, celery
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
 
+# The pub/sub layer: a group_send is one PUBLISH (the core layer runs a Lua script over
+# sorted sets per group member); measured in benchmarks/live.py, docs/live.md.
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL]},
     }
 }

@@ -40,7 +40,7 @@ const app = {
   queuedVersion: 0,
   presenting: false,
   suggestion: null, // {hand, bid, counted: Set}
-  suggestionFor: null, // "hand:version" already asked for
+  suggestionFor: null, // "table:hand" whose suggestion was asked for
   selectedPass: new Set(),
   resultsShown: null,
   sending: false,
@@ -591,7 +591,9 @@ function renderBidding(view) {
   if (blindFirst) return;
   const suggestion = app.suggestion && app.suggestion.hand === hand.number ? app.suggestion : null;
   const text = $("suggestion");
-  if (suggestion) {
+  if (suggestion && suggestion.bid === null) {
+    text.textContent = "No suggestion is available right now.";
+  } else if (suggestion) {
     const counted = suggestion.counted.size;
     text.textContent =
       `Suggested bid: ${bidText(suggestion.bid)}. ` +
@@ -633,8 +635,6 @@ async function maybeSuggest(view) {
     app.suggestion = { hand: hand.number, bid: answer.bid, counted: new Set(answer.counted) };
   } catch {
     app.suggestion = { hand: hand.number, bid: null, counted: new Set() };
-    $("suggestion").textContent = "No suggestion is available right now.";
-    return;
   }
   if (app.view && app.view.hand && app.view.hand.number === hand.number) {
     renderBidding(app.view);

@@ -22,6 +22,8 @@ timing (a notice for a version already sent is ignored).
 
 from __future__ import annotations
 
+import asyncio
+import os
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -29,6 +31,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.live.auth import query_parameters
 from games.live.fanout import table_group
+
+#: Seconds between checks of the table's version while no notice arrives (safety net).
+RESYNC_SECONDS = float(os.environ.get("SPADES_WS_RESYNC_SECONDS", "5"))
 
 CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -65,10 +70,17 @@ def _load_events(
     return events_since(table_id, viewer, after)
 
 
+def _current_version(table_id: str) -> int | None:
+    from games.live.tables import table_version
+
+    return table_version(table_id)
+
+
 # Off the event loop in a thread pool (not the one shared sync thread): each consumer still
 # handles its own messages in order, while different tables' reads overlap their DB waits.
 load_state = database_sync_to_async(_load_state, thread_sensitive=False)
 load_events = database_sync_to_async(_load_events, thread_sensitive=False)
+current_version = database_sync_to_async(_current_version, thread_sensitive=False)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -82,6 +94,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.table_id = str(self.scope["url_route"]["kwargs"]["table_id"])
         self.viewer = self.scope.get("user")
         self.last_sent = None
+        self.sending = asyncio.Lock()
+        self.resync_task: asyncio.Future[None] | None = None
         await self.accept()
         if self.scope.get("auth_error") or not getattr(self.viewer, "is_authenticated", False):
             message = self.scope.get("auth_error") or "Log in or pass ?token=<API token>."
@@ -105,6 +119,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         else:
             self.last_sent = after
             await self.send_events()
+        self.resync_task = asyncio.ensure_future(self.resync_periodically())
+
+    async def resync_periodically(self) -> None:
+        """Safety net for a lost group notice (the pub/sub layer delivers at most once):
+        every ``RESYNC_SECONDS`` compare the table's version with the last one sent."""
+        while True:
+            await asyncio.sleep(RESYNC_SECONDS)
+            version = await current_version(self.table_id)
+            if version is not None and self.last_sent is not None and version > self.last_sent:
+                await self.send_events()
 
     async def refuse(self, code: str, message: str, close_code: int) -> None:
         """Tell the client why, then close."""
@@ -112,6 +136,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=close_code)
 
     async def disconnect(self, code: int) -> None:
+        if self.resync_task is not None:
+            self.resync_task.cancel()
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
@@ -124,8 +150,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         except BadClientMessage as exc:
             await self.send_json({"type": "error", "code": "bad_request", "message": str(exc)})
             return
-        self.last_sent = after
-        await self.send_events(force=True)
+        await self.send_events(force=True, after=after)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         content: Any = None
@@ -142,10 +167,21 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_events(committed_at=message.get("committed_at"))
 
-    async def send_events(self, *, force: bool = False, committed_at: float | None = None) -> None:
-        """Send the viewer's events after ``last_sent`` with the view, if there are any."""
-        assert self.last_sent is not None
-        after = self.last_sent
+    async def send_events(
+        self, *, force: bool = False, committed_at: float | None = None, after: int | None = None
+    ) -> None:
+        """Send the viewer's events after ``last_sent`` (or ``after``) with the view, if
+        there are any. One send at a time per connection, whoever asks (a group notice,
+        the client, the resync)."""
+        async with self.sending:
+            await self._send_events(force, committed_at, after)
+
+    async def _send_events(
+        self, force: bool, committed_at: float | None, after: int | None
+    ) -> None:
+        if after is None:
+            assert self.last_sent is not None
+            after = self.last_sent
         version, events, view = await load_events(self.table_id, self.viewer, after)
         if version < after:
             self.last_sent = version

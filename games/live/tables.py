@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -66,6 +67,20 @@ def bot_due_version(table_id: object) -> int | None:
     if not bot_is_due(kind, acting_seats, seat_rows):
         return None
     return int(version)
+
+
+def table_version(table_id: object) -> int | None:
+    """The read model's version of a table (None if there is no such table)."""
+    from django.db import connection
+
+    try:
+        key = str(uuid.UUID(str(table_id)))
+    except ValueError:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT version FROM games_table WHERE id = %s", [key])
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
 
 
 def overdue_bot_tables(overdue_seconds: float) -> list[tuple[str, int]]:

@@ -16,6 +16,8 @@ from websockets.sync.client import connect
 
 from games.selectors.views import events_for_viewer
 from tests.integration.live.conftest import (
+    SEAT_NAMES,
+    SHORT_RULES,
     Processes,
     create_table,
     human_move,
@@ -234,3 +236,37 @@ def test_a_real_client_against_daphne_gets_every_event_once_and_recovers(
     expected = [e["version"] for e in events_for_viewer(table_id, viewer, after_version=start)]
     assert received == expected
     assert_no_hidden_cards(messages, None)
+
+
+def test_a_lost_group_notice_is_repaired_by_the_periodic_resync(
+    live_db: Any, monkeypatch: Any
+) -> None:
+    import games.consumers
+    from eventstore.signals import events_committed
+    from games.live.fanout import on_events_committed
+    from games.services import commands
+
+    monkeypatch.setattr(games.consumers, "RESYNC_SECONDS", 0.5)
+    creator, player = new_user(), new_user()
+    seats = {name: {"kind": "human" if name == "south" else "bot"} for name in SEAT_NAMES}
+    table_id = str(commands.create_table(actor=creator, rules=SHORT_RULES, seats=seats).table_id)
+    token = token_for(player)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        socket = communicator(table_id, token=token)
+        assert (await socket.connect())[0]
+        state = await socket.receive_json_from(5)
+        # The commit's notice never leaves this process (as if the layer dropped it).
+        events_committed.disconnect(dispatch_uid="games.live.fanout")
+        try:
+            await sync_to_async(commands.take_seat)(table_id, actor=player, seat="south")
+        finally:
+            events_committed.connect(on_events_committed, dispatch_uid="games.live.fanout")
+        repaired = await socket.receive_json_from(5)
+        await socket.disconnect()
+        return state, repaired
+
+    state, repaired = async_to_sync(scenario)()
+    assert repaired["type"] == "events" and repaired["after"] == state["version"]
+    assert [e["type"] for e in repaired["events"]] == ["SeatTaken"]
+    assert repaired["table"]["your_seat"] == "south"

@@ -12,7 +12,7 @@ from rest_framework import serializers
 from games.engine.bidding import BLIND_NIL, MAX_BID, NIL
 from games.engine.cards import CardError, card_name, parse_card
 from games.engine.seats import SEAT_NAMES
-from services.api.parsers import loads_safely
+from services.api.parsers import has_nul, loads_safely
 
 #: Bounds on a custom rules object, so a request cannot make the server chew on megabytes.
 MAX_RULES_KEYS = 32
@@ -90,6 +90,7 @@ class RulesSpecField(serializers.Field):
         "too_big": "A rules object has at most {max} fields.",
         "too_long": "Rules are at most {max} characters long.",
         "bad_json": "Rules must be a preset name or a JSON object: {reason}.",
+        "nul": "Rules may not contain the NUL character (U+0000).",
     }
 
     def __init__(self, *, from_text: bool = False, **kwargs: Any) -> None:
@@ -105,6 +106,8 @@ class RulesSpecField(serializers.Field):
                 data = loads_safely(data)
             except ValueError as error:
                 self.fail("bad_json", reason=str(error))
+        if has_nul(data):
+            self.fail("nul")
         if isinstance(data, str):
             name = data.strip()
             if not name or len(name) > 100:

@@ -75,3 +75,38 @@ def test_odd_rules_in_a_query_string(new_table: Any, anonymous: APIClient, rules
 
     assert response.status_code == 400, response.content
     assert response.json()["message"].startswith("rules: ")
+
+
+@pytest.mark.parametrize(
+    "rules", ["standard\x00", "\x00", '{"preset": "standard\\u0000"}', '{"\\u0000": 1}']
+)
+def test_nul_characters_in_rules_are_a_400(
+    new_table: Any, anonymous: APIClient, rules: str
+) -> None:
+    table_id = new_table()["table_id"]
+
+    response = anonymous.get(f"/api/tables/{table_id}/rescore", {"rules": rules})
+
+    assert response.status_code == 400, response.content
+
+
+def test_nul_characters_in_a_body_are_a_400(alice: APIClient) -> None:
+    before = event_count()
+
+    response = alice.post(
+        "/api/tables",
+        data='{"rules": {"preset": "standard\\u0000"}}',
+        content_type="application/json",
+    )
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "parse_error"
+    assert event_count() == before
+
+
+@pytest.mark.parametrize("name", ["%00", "Standard", "a%20b", "-x"])
+def test_preset_names_that_cannot_exist_are_a_404(anonymous: APIClient, name: str) -> None:
+    response = anonymous.get(f"/api/presets/{name}")
+
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"

@@ -30,6 +30,10 @@ def test_bots_finish_the_game_and_the_page_shows_result_and_winner(page: Any, or
     expect(page.locator("#game-over-text")).to_contain_text("won")
     expect(page.locator("#hand-result")).to_be_visible()
     expect(page.locator("#bid-panel")).to_be_hidden()
+    rows = page.locator("#score-sheet-rows tr")
+    expect(rows.first).to_be_visible()
+    final_us = page.locator("#score-us").inner_text()
+    expect(rows.last.locator("td").first).to_contain_text(f"→ {final_us}")
     for team, box in (("north_south", "us"), ("east_west", "them")):
         total = page.locator(f'#hand-result .breakdown[data-team="{team}"] .after-hand')
         expect(total).to_contain_text(f"Total {page.locator(f'#score-{box}').inner_text()}")

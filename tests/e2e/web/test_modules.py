@@ -33,7 +33,7 @@ CARDS = """async () => {
 }"""
 
 BREAKDOWN = """async () => {
-  const { breakdownLines, signed } = await import("/static/web/js/breakdown.js");
+  const { breakdownLines, points, signed } = await import("/static/web/js/breakdown.js");
   const eastWest = {
     hand_score: 50, total: 50, bags: 0,
     breakdown: {
@@ -42,7 +42,10 @@ BREAKDOWN = """async () => {
       nil: [{ seat: "east", kind: "nil", tricks: 0, made: true, points: 100 }],
     },
   };
-  return { lines: breakdownLines(eastWest), signs: [signed(3), signed(-28), signed(0)] };
+  return {
+    lines: breakdownLines(eastWest),
+    signs: [signed(3), signed(-28), signed(0), points(-70), points(72)],
+  };
 }"""
 
 
@@ -76,4 +79,4 @@ def test_breakdown_lines_add_up_to_the_hand_score(page: Any) -> None:
 
     assert result["lines"] == [["East: Nil made", 100], ["Contract 5 set (took 4)", -50]]
     assert sum(points for _, points in result["lines"]) == 50
-    assert result["signs"] == ["+3", "−28", "0"]
+    assert result["signs"] == ["+3", "−28", "0", "−70", "72"]

@@ -30,6 +30,7 @@ def test_bid_with_suggestion_refused_card_and_a_trick_over_the_websocket(page: A
 
     # The bots before us bid through the worker; their bids reach us over the WebSocket.
     expect(page.locator("#bid-panel")).to_be_visible(timeout=30_000)
+    expect(page).to_have_title("● Your turn · Spades")
     expect(page.locator("#suggestion")).to_contain_text("Suggested bid:")
     hand = page.locator(".hand button.card").evaluate_all("els => els.map(e => e.dataset.card)")
     order = [(SUIT_ORDER.index(card[1]), -RANKS.index(card[0])) for card in hand]

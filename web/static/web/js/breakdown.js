@@ -9,6 +9,11 @@ export function signed(points) {
   return "0";
 }
 
+/** A score as printed: a true minus sign for negatives ("−70"). */
+export function points(value) {
+  return value < 0 ? `−${Math.abs(value)}` : String(value);
+}
+
 /** [[text, points], ...] for one team's {hand_score, breakdown}. */
 export function breakdownLines(team) {
   const b = team.breakdown;
@@ -64,7 +69,7 @@ export function breakdownElement(team, heading) {
   wrap.append(list);
   const after = document.createElement("p");
   after.className = "after-hand";
-  after.textContent = `Total ${team.total} · bags ${team.bags}`;
+  after.textContent = `Total ${points(team.total)} · bags ${team.bags}`;
   wrap.append(after);
   return wrap;
 }

@@ -3,7 +3,7 @@
 // breakdown, and keeps the sheet in localStorage.
 
 import { api } from "./api.js";
-import { breakdownElement, signed, TEAM_LABELS } from "./breakdown.js";
+import { breakdownElement, points, signed, TEAM_LABELS } from "./breakdown.js";
 import {
   fillPresetSelect,
   loadPresets,
@@ -257,7 +257,7 @@ function showSheet(result) {
       String(i + 1),
       SEATS.map((s) => bidLabel(hand.bids[s])).join(" "),
       SEATS.map((s) => hand.tricks[s]).join(" "),
-      ...TEAMS.map((team) => `${signed(teams[team].hand_score)} → ${teams[team].total}`),
+      ...TEAMS.map((team) => `${signed(teams[team].hand_score)} → ${points(teams[team].total)}`),
     ];
     cells.forEach((text, c) => {
       const cell = document.createElement(c === 0 ? "th" : "td");
@@ -285,13 +285,13 @@ function showSheet(result) {
   const totals = result ? result.totals : { north_south: 0, east_west: 0 };
   const lastHand = scored.length ? scored[scored.length - 1] : null;
   for (const team of TEAMS) {
-    $(`total-${team}`).textContent = String(totals[team]);
+    $(`total-${team}`).textContent = points(totals[team]);
     $(`bags-${team}`).textContent = lastHand ? String(lastHand[team].bags) : "0";
   }
   const banner = $("winner");
   if (result && result.winner) {
     const loser = result.winner === "north_south" ? "east_west" : "north_south";
-    banner.textContent = `${TEAM_LABELS[result.winner]} wins, ${totals[result.winner]} to ${totals[loser]} (after hand ${result.finished_after_hand}).`;
+    banner.textContent = `${TEAM_LABELS[result.winner]} wins, ${points(totals[result.winner])} to ${points(totals[loser])} (after hand ${result.finished_after_hand}).`;
     banner.hidden = false;
   } else {
     banner.hidden = true;

@@ -5,7 +5,7 @@
 // the token and the table id in localStorage so "Continue" finds the game again.
 
 import { api, ApiError } from "./api.js";
-import { breakdownElement, TEAM_LABELS } from "./breakdown.js";
+import { breakdownElement, points, signed, TEAM_LABELS } from "./breakdown.js";
 import { cardFace, cardText, cardWords, sortHand } from "./cards.js";
 import { TableLive } from "./live.js";
 import {
@@ -117,7 +117,7 @@ async function offerContinue() {
     const theirs = mine === "north_south" ? "east_west" : "north_south";
     const number = view.hand ? view.hand.number : 1;
     $("continue-summary").textContent =
-      `hand ${number}, you and your partner ${totals[mine]}, opponents ${totals[theirs]}`;
+      `hand ${number}, you and your partner ${points(totals[mine])}, opponents ${points(totals[theirs])}`;
     box.hidden = false;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) session.clearTableId();
@@ -241,6 +241,8 @@ async function openTable(tableId) {
 }
 
 function closeTable() {
+  document.title = "Play Spades";
+  $("score-sheet-rows").dataset.count = "";
   if (app.live) app.live.close();
   app.live = null;
   app.tableId = null;
@@ -427,10 +429,12 @@ function render(view, finished) {
   renderSeats(view);
   renderTrick(view, finished);
   renderStatus(view);
+  renderTitle(view);
   renderBidding(view);
   renderPassing(view);
   renderHand(view);
   renderHandResult(view);
+  renderScoreSheet(view);
   renderGameOver(view);
   renderSeatControl(view);
   if (hand && hand.phase === "bidding" && hand.turn === view.your_seat) maybeSuggest(view);
@@ -445,7 +449,7 @@ function renderScores(view) {
   ];
   for (const [team, slot, title] of boxes) {
     $(`team-${slot}`).querySelector(".team-name").textContent = `${title} (${TEAM_LABELS[team]})`;
-    $(`score-${slot}`).textContent = view.scores.totals[team];
+    $(`score-${slot}`).textContent = points(view.scores.totals[team]);
     $(`bags-${slot}`).textContent = view.scores.bags[team];
     $(`hand-${slot}`).textContent = hand ? teamHandLine(hand, team) : "–";
   }
@@ -545,6 +549,15 @@ function showLastTrick(finished) {
     ? `Won by ${taker}`
     : `Last trick of hand ${finished.hand}${taker ? `, won by ${taker}` : ""}`;
   $("last-trick-panel").hidden = false;
+}
+
+function renderTitle(view) {
+  const hand = view.hand;
+  const waiting =
+    view.status === "playing" &&
+    hand &&
+    (hand.turn === view.your_seat || (hand.phase === "passing" && hand.you && hand.you.owes_pass));
+  document.title = waiting ? "● Your turn · Spades" : "Play Spades";
 }
 
 function renderStatus(view) {
@@ -755,6 +768,33 @@ function renderHandResult(view) {
   $("hand-result").hidden = false;
 }
 
+/** Every scored hand: each side's hand score and running total. */
+function renderScoreSheet(view) {
+  const hands = view.scores.hands;
+  const body = $("score-sheet-rows");
+  $("score-sheet").hidden = hands.length === 0;
+  if (body.dataset.count === String(hands.length)) return;
+  body.dataset.count = String(hands.length);
+  const mine = view.your_seat ? TEAM_OF[view.your_seat] : "north_south";
+  const theirs = mine === "north_south" ? "east_west" : "north_south";
+  body.replaceChildren(
+    ...hands.map((result, i) => {
+      const row = document.createElement("tr");
+      const number = document.createElement("th");
+      number.scope = "row";
+      number.textContent = String(i + 1);
+      row.append(number);
+      for (const team of [mine, theirs]) {
+        const cell = document.createElement("td");
+        cell.className = "num";
+        cell.textContent = `${signed(result[team].hand_score)} → ${points(result[team].total)}`;
+        row.append(cell);
+      }
+      return row;
+    }),
+  );
+}
+
 function renderGameOver(view) {
   const box = $("game-over");
   const over = view.status === "finished";
@@ -764,12 +804,12 @@ function renderGameOver(view) {
   const totals = view.scores.totals;
   const mine = view.your_seat ? TEAM_OF[view.your_seat] : "north_south";
   const theirs = mine === "north_south" ? "east_west" : "north_south";
-  const score = `${totals[mine]} to ${totals[theirs]}`;
+  const score = `${points(totals[mine])} to ${points(totals[theirs])}`;
   $("game-over-text").textContent =
     winner === mine
       ? `You and your partner won, ${score}!`
       : winner
-        ? `The opponents (${TEAM_LABELS[winner]}) won, ${totals[winner]} to ${totals[mine]}.`
+        ? `The opponents (${TEAM_LABELS[winner]}) won, ${points(totals[winner])} to ${points(totals[mine])}.`
         : `Final score ${score}.`;
   $("bid-panel").hidden = true;
   $("pass-panel").hidden = true;

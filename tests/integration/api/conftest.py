@@ -6,9 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from tests.factories import AdminFactory, UserFactory
 
 PASSWORD = "correct horse battery staple"
 
@@ -30,9 +31,8 @@ def make_client(db: Any) -> Callable[..., APIClient]:
     """A client authenticated by token as a new user named ``username``."""
 
     def make(username: str, *, staff: bool = False) -> APIClient:
-        user = get_user_model().objects.create_user(
-            username=username, password=PASSWORD, is_staff=staff
-        )
+        factory = AdminFactory if staff else UserFactory
+        user = factory(username=username, password=PASSWORD)
         token, _ = Token.objects.get_or_create(user=user)
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")

@@ -32,9 +32,9 @@ def client_for(user: Any) -> APIClient:
     return client
 
 
-def table_with_south(user: Any, first_dealer: str) -> str:
+def table_with_south(user: Any, first_dealer: str, rules: Any = "standard") -> str:
     """A started table: ``user`` in south, Easy bots elsewhere (no worker runs here)."""
-    table_id = str(commands.create_table(actor=user, rules="standard", seats=BOTS).table_id)
+    table_id = str(commands.create_table(actor=user, rules=rules, seats=BOTS).table_id)
     commands.take_seat(table_id, actor=user, seat="south")
     commands.start_game(table_id, actor=user, first_dealer=first_dealer)
     return table_id
@@ -83,3 +83,19 @@ def test_spectators_anonymous_and_unknown_tables_are_refused() -> None:
     assert spectator.json()["code"] == "not_seated"
     assert anonymous.status_code == 401
     assert unknown.status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_player_who_may_still_bid_blind_nil_must_look_first() -> None:
+    player = UserFactory()
+    rules = {"preset": "standard", "blind_nil": True, "blind_nil_min_deficit": 0}
+    table_id = table_with_south(player, first_dealer="east", rules=rules)
+    client = client_for(player)
+
+    before = client.get(f"/api/tables/{table_id}/suggestion")
+    commands.look_at_cards(table_id, actor=player, seat="south")
+    after = client.get(f"/api/tables/{table_id}/suggestion")
+
+    assert before.status_code == 409
+    assert before.json()["code"] == "not_looked"
+    assert after.status_code == 200

@@ -117,6 +117,7 @@ class Listener:
         self.url = url
         self.origin = origin
         self.received: list[tuple[int, float]] = []
+        self.sent_at: dict[int, float] = {}
         self.start_version = 0
         self.broken_sequence = 0
         self.finished = asyncio.Event()
@@ -148,6 +149,7 @@ class Listener:
                     last = int(message["version"])
                     for event in message["events"]:
                         self.received.append((int(event["version"]), now))
+                        self.sent_at[int(event["version"])] = float(message["sent_at"])
                     if message["table"].get("status") == "finished":
                         self.finished.set()
         except Exception as exc:  # reported in the figures, never hidden
@@ -338,6 +340,7 @@ def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str,
             previous = notice
 
     deliveries: list[float] = []
+    server_side: list[float] = []
     lost = duplicated = broken = 0
     lost_examples: list[str] = []
     errors = []
@@ -358,6 +361,7 @@ def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str,
             committed = commit_time.get((stream_id, version))
             if committed is not None:
                 deliveries.append((received_at - committed) * 1000)
+                server_side.append((listener.sent_at[version] - committed) * 1000)
     duration = last_commit - started
     return {
         "tables": args.tables,
@@ -371,6 +375,7 @@ def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str,
         "events_per_second": round(total_events / duration, 1) if duration > 0 else None,
         "bot_move_ms": percentiles(bot_moves),
         "ws_delivery_ms": percentiles(deliveries),
+        "ws_commit_to_send_ms": percentiles(server_side),
         "lost_or_duplicated": lost + duplicated + broken,
         "lost": lost,
         "duplicated": duplicated,

@@ -3,14 +3,17 @@ due, handed to a worker.
 
 ``on_events_committed`` receives ``eventstore.signals.events_committed``, which the store
 sends from ``transaction.on_commit``; so everything here happens after the events are
-durable. The receiver only queues the commit for this process's announcer thread: the
+durable. The receiver only queues the commit for this process's announcer threads: the
 committing request or task does not wait for Redis, and nothing here can raise into it
 (its command succeeded). Failures are logged; the bot watchdog and the consumers' catch-up
 by version repair whatever a lost notice would have done.
 
-Three announcements, in this order (the first two are latency-sensitive):
+Three announcements: by the dispatcher thread,
 
 1. bot dispatch (``games.live.dispatch``), if the seat to act is a bot;
+
+and by the notifier thread,
+
 2. the Channels group ``table.<id>``: ``{"type": "table.committed", "version": V, ...}``;
    each consumer then reads the events after its own last sent version;
 3. Redis pub/sub ``commits_channel()`` with the same notice as JSON: wakes the projector,
@@ -28,7 +31,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import redis
@@ -49,8 +52,6 @@ def commits_channel() -> str:
     return COMMITS_CHANNEL_PREFIX + str(settings.DATABASES["default"]["NAME"])
 
 
-#: (notice, table id or None, version a bot is due at or None)
-Announcement = tuple[dict[str, Any], str | None, int | None]
 GROUP_MESSAGE_TYPE = "table.committed"
 
 _redis_lock = threading.Lock()
@@ -110,23 +111,23 @@ def on_events_committed(
             bot_version = bot_due_version(table_id)
         except Exception:
             logger.exception("bot check after %s v%s failed", stream_id, notice["version"])
-    announcer().submit((notice, table_id, bot_version))
-
-
-def announce(
-    notice: dict[str, Any],
-    table_id: str | None,
-    bot_version: int | None,
-    loop: asyncio.AbstractEventLoop,
-) -> None:
-    """Dispatch, group notice and Redis notice for one commit; failures are logged only."""
     if bot_version is not None:
-        try:
-            from games.live.dispatch import send_bot_turn
+        announcer(DISPATCHER).submit((table_id, bot_version))
+    announcer(NOTIFIER).submit((notice, table_id))
 
-            send_bot_turn(table_id, bot_version)
-        except Exception:
-            logger.exception("bot dispatch for %s v%s failed", table_id, bot_version)
+
+def dispatch(table_id: str, bot_version: int, loop: asyncio.AbstractEventLoop) -> None:
+    """Send the bot turn (the dispatcher thread's job); failures are logged only."""
+    try:
+        from games.live.dispatch import send_bot_turn
+
+        send_bot_turn(table_id, bot_version)
+    except Exception:
+        logger.exception("bot dispatch for %s v%s failed", table_id, bot_version)
+
+
+def notify(notice: dict[str, Any], table_id: str | None, loop: asyncio.AbstractEventLoop) -> None:
+    """Group notice and Redis commit notice (the notifier thread's job); failures logged."""
     if table_id is not None:
         try:
             notify_table_group(table_id, notice, loop)
@@ -154,26 +155,29 @@ def notify_table_group(
 
 
 class Announcer:
-    """One thread per process that announces commits in commit order.
+    """A thread that runs ``handler(*item, loop)`` for each submitted item, in order.
 
-    It owns a private asyncio loop, so the channel layer keeps one Redis connection
+    Each process has two: the dispatcher (Celery sends of bot turns) and the notifier
+    (group and Redis notices), so neither waits behind the other. Each owns a private
+    asyncio loop, so the channel layer keeps one Redis connection
     instead of opening one per message; it never touches the database. Started lazily
     (and again after a fork: Celery's prefork children), flushed at exit for up to two
     seconds; a notice lost in a crash is repaired by the watchdog and by the consumers'
     catch-up by version.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, name: str, handler: Callable[..., None]) -> None:
         self.pid = os.getpid()
-        self.queue: queue.SimpleQueue[Announcement | None] = queue.SimpleQueue()
+        self.handler = handler
+        self.queue: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
         self.idle = threading.Event()
         self.idle.set()
         self.pending = 0
         self.lock = threading.Lock()
-        self.thread = threading.Thread(target=self.run, name="commit-announcer", daemon=True)
+        self.thread = threading.Thread(target=self.run, name=f"commit-{name}", daemon=True)
         self.thread.start()
 
-    def submit(self, announcement: Announcement) -> None:
+    def submit(self, announcement: tuple[Any, ...]) -> None:
         """Queue one commit's announcement."""
         with self.lock:
             self.pending += 1
@@ -192,7 +196,7 @@ class Announcer:
                 if item is None:
                     return
                 try:
-                    announce(*item, loop)
+                    self.handler(*item, loop)
                 finally:
                     with self.lock:
                         self.pending -= 1
@@ -202,25 +206,31 @@ class Announcer:
             loop.close()
 
 
+DISPATCHER = "dispatcher"
+NOTIFIER = "notifier"
+HANDLERS: dict[str, Callable[..., None]] = {DISPATCHER: dispatch, NOTIFIER: notify}
+
 _announcer_lock = threading.Lock()
-_announcer: Announcer | None = None
+_announcers: dict[str, Announcer] = {}
 
 
-def announcer() -> Announcer:
-    """This process's announcer (a new one in a forked child)."""
-    global _announcer
+def announcer(name: str) -> Announcer:
+    """This process's announcer ``name`` (new ones in a forked child)."""
     with _announcer_lock:
-        if _announcer is None or _announcer.pid != os.getpid():
-            _announcer = Announcer()
-        return _announcer
+        current = _announcers.get(name)
+        if current is None or current.pid != os.getpid():
+            current = _announcers[name] = Announcer(name, HANDLERS[name])
+        return current
 
 
 def flush_announcements(timeout: float = 2.0) -> bool:
     """Wait for this process's queued announcements (tests, and at exit)."""
-    current = _announcer
-    if current is None or current.pid != os.getpid():
-        return True
-    return current.flush(timeout)
+    deadline = time.monotonic() + timeout
+    for current in list(_announcers.values()):
+        remaining = max(0.0, deadline - time.monotonic())
+        if current.pid == os.getpid() and not current.flush(remaining):
+            return False
+    return True
 
 
 atexit.register(flush_announcements)

@@ -58,7 +58,7 @@ def test_four_bots_play_a_whole_game_with_no_human(live_db: Any, processes: Proc
         assert actor["strategy_version"].startswith("easy")
         # The seed is derived from the table and the version the move was computed for.
         seat = ("north", "east", "south", "west").index(event.data["seat"])
-        assert actor["seed"] == turn_seed(table_id, event.version - 1, seat)
+        assert str(actor["seed"]) == str(turn_seed(table_id, event.version - 1, seat))
         assert event.metadata["command_id"] == f"bot:{table_id}:{event.version - 1}:{seat}"
 
 

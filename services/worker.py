@@ -46,9 +46,6 @@ def worker_arguments(extra: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the Celery worker until SIGTERM (warm shutdown) or SIGQUIT."""
-    interval = os.environ.get("SPADES_WORKER_SWITCH_INTERVAL")
-    if interval:
-        sys.setswitchinterval(float(interval))
     app.worker_main(worker_arguments(sys.argv[1:] if argv is None else argv))
 
 

@@ -5,9 +5,10 @@ Run ``python -m benchmarks.live [--tables N] [--level easy] [--target-score 100]
 It creates a scratch database (``$SPADES_BENCH_DB_NAME``, default ``spades_bench_live``),
 migrates it, and starts the platform's own processes, each in its own OS process, as the
 runtime role: ``services.web`` (daphne), ``--workers`` Celery workers
-(``services.worker``, ``--concurrency`` each) and ``services.scheduler`` (beat: watchdog
-and timers). Redis is ``$REDIS_URL``'s server with database ``--redis-db`` (default 13),
-flushed first: a scratch database too. Then it creates N tables of four bots, connects one
+(``services.worker``, ``--pool`` with ``--concurrency`` each; default 2 x threads 4, one
+worker process per core) and ``services.scheduler`` (beat: watchdog and timers). Redis
+is ``$REDIS_URL``'s server with database ``--redis-db`` (default 13), flushed first: a
+scratch database too. Then it creates N tables of four bots, connects one
 WebSocket listener per table (a spectator, by token), starts every game at once, and waits
 until every table is finished.
 
@@ -32,6 +33,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import sys
 import threading
 import time
@@ -319,8 +321,12 @@ def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str,
             listeners_loop.stop()
         if commits is not None:
             commits.stop()
+        for process in processes:
+            process.terminate()
         for process in reversed(processes):
             process.stop()
+        if not args.keep_db:
+            shutil.rmtree(run_dir, ignore_errors=True)
 
     streams = commits.by_stream()
     commit_time: dict[tuple[str, int], float] = {}
@@ -369,7 +375,7 @@ def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str,
         "target_score": args.target_score,
         "workers": args.workers,
         "worker_concurrency": args.concurrency,
-        "worker_pool": args.pool or "prefork",
+        "worker_pool": args.pool,
         "events": total_events,
         "seconds": round(duration, 2),
         "events_per_second": round(total_events / duration, 1) if duration > 0 else None,
@@ -400,10 +406,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--level", choices=("easy", "normal", "hard"), default="easy")
     parser.add_argument("--target-score", type=int, default=100)
-    parser.add_argument("--workers", type=int, default=1, help="worker processes")
-    parser.add_argument("--concurrency", type=int, default=2, help="pool size per worker")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument(
-        "--pool", choices=("prefork", "threads", "solo"), default=None, help="Celery pool"
+        "--concurrency", type=int, default=4, help="pool size per worker (default 4)"
+    )
+    parser.add_argument(
+        "--pool",
+        choices=("prefork", "threads", "solo"),
+        default="threads",
+        help="Celery pool (default threads: measured best for Easy/Normal bots, docs/live.md)",
     )
     parser.add_argument("--redis-db", type=int, default=13, help="scratch Redis database")
     parser.add_argument("--timeout", type=float, default=600, help="seconds for all games")

@@ -29,7 +29,7 @@ from games.engine.view import SeatView
 from .card_play import choose_card
 from .decision import Decision, NothingToDecide
 from .determinize import sample_weighted
-from .inference import Inference, infer
+from .inference import infer
 from .normal import decide_by_heuristics
 from .reading import play_context, trick_leader_card
 from .rollout import play_out, score_difference
@@ -168,6 +168,3 @@ def state_from_view(view: SeatView) -> HandState:
     state.tricks_won = list(view.tricks_won)
     state.trick_winners = list(view.trick_winners)
     return state
-
-
-__all__ = ["HardStrategy", "Inference", "distinct_candidates", "state_from_view"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine.cards import FULL_DECK, SPADES, SUIT_MASKS
+from games.engine.cards import FULL_DECK, SPADES
 from games.engine.hand import PLAYING
 from games.engine.seats import partner_of
 from games.engine.view import SeatView
@@ -81,8 +81,3 @@ def infer(view: SeatView) -> Inference:
         unseen=unseen,
         counts=(counts[0], counts[1], counts[2], counts[3]),
     )
-
-
-def suit_cards(mask: int, suit: int) -> int:
-    """The cards of ``suit`` in ``mask``."""
-    return mask & SUIT_MASKS[suit]

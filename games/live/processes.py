@@ -194,6 +194,23 @@ def process_group_cpu_seconds(group: int) -> float:
     return total / ticks
 
 
+def database_backends_cpu_seconds(database: str) -> float:
+    """CPU time of the PostgreSQL backends now serving ``database`` (their process titles
+    name it; backends that already exited are not counted). Linux /proc only."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            title = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            if not title.startswith("postgres:") or f" {database} " not in title:
+                continue
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += sum(int(value) for value in fields[11:13])
+    return total / ticks
+
+
 def log_contains(marker: str) -> Callable[[ManagedProcess], bool]:
     """A readiness probe: the process printed ``marker``."""
     return lambda process: marker in process.log_text()

@@ -6,6 +6,7 @@
 #   spades_ensure_postgres    # exports DATABASE_URL, DATABASE_OWNER_URL
 #   spades_ensure_redis       # exports REDIS_URL
 #   spades_ensure_chromium    # Debian's chromium for the e2e tests (exports SPADES_CHROMIUM)
+#   spades_ensure_docker_compose  # Debian's docker-compose for the compose-file check
 #   trap spades_stop_started_services EXIT
 #
 # Services are found in this order, and only those this script started are stopped:
@@ -318,6 +319,14 @@ spades_ensure_chromium() {
     command -v chromium >/dev/null || spades_apt_install chromium
     SPADES_CHROMIUM="$(command -v chromium)" || spades_die "chromium not found after installing"
     export SPADES_CHROMIUM
+}
+
+# ---------------------------------------------------------------- docker-compose (layout test)
+# Debian's docker-compose validates docker-compose.yml without a Docker engine; the layout
+# test (tests/unit/test_process_layout.py) runs `docker-compose config` with it.
+spades_ensure_docker_compose() {
+    command -v docker-compose >/dev/null && return 0
+    (spades_apt_install docker-compose) || spades_log "warning: could not install docker-compose; the compose check will be skipped"
 }
 
 # ---------------------------------------------------------------- teardown

@@ -28,6 +28,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import orjson
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
@@ -107,6 +108,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     table_id: str
     viewer: Any
     last_sent: int | None
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        """orjson: a message with a whole table view encodes several times faster than
+        with the standard library (the web's CPU per event, docs/benchmarks.md)."""
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
 
     async def connect(self) -> None:
         self.table_id = str(self.scope["url_route"]["kwargs"]["table_id"])

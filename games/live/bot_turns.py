@@ -67,10 +67,10 @@ def play_bot_turn(table_id: str, version: int) -> BotTurnOutcome:
         bot_seat_due,
         call_move,
         is_stale_refusal,
-        reading_table,
+        reading_table_at,
     )
 
-    with reading_table(table_id) as state:
+    with reading_table_at(table_id, version) as state:
         if state is None or state.version != version:
             return BotTurnOutcome(STALE, table_id, version)
         seat = bot_seat_due(state)

@@ -135,6 +135,40 @@ def reading_table(table_id: str) -> Iterator[Any]:
     yield None
 
 
+@contextmanager
+def reading_table_at(table_id: str, version: int) -> Iterator[Any]:
+    """The table's folded state for a task computed at ``version``; None if no such table.
+
+    A committed state in this process's cache is exact history up to its version, so when
+    it is at ``version`` (or past it: the task is late) it is used without reading the
+    stream; otherwise the cache catches up as in :func:`reading_table`. Do not change it,
+    and do not keep it past the block.
+    """
+    from django.db import connection
+
+    from games.services.errors import CommandRejected
+    from games.services.table_state import parse_table_id, put_back, take_state
+
+    table_uuid = parse_table_id(table_id)
+    try:
+        state, head_hash, verified = take_state(table_uuid, trust_committed=True)
+    except CommandRejected as refusal:
+        if refusal.status != 404:
+            raise
+        state = None
+    if state is not None and not verified and state.version < version:
+        put_back(table_uuid, state, head_hash, committed=True)
+        state = None
+        with reading_table(table_id) as caught_up:
+            yield caught_up
+        return
+    try:
+        yield state
+    finally:
+        if state is not None:
+            put_back(table_uuid, state, head_hash, committed=not connection.in_atomic_block)
+
+
 def bot_seat_due(state: Any) -> int | None:
     """The first seat whose move the table waits for and that a bot plays, if any."""
     for seat in state.acting_seats():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 
@@ -24,18 +25,28 @@ def events_since(
 ) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
     """(V, the viewer's events with ``after < version <= V``, the viewer's view at V).
 
-    The view is read first and the events are cut at its version, so the message is
-    consistent even when a commit lands between the two reads (its events come next time).
+    One fold and one read (``games.selectors.views.viewer_update``), so the view and the
+    events are of one version. Connections of one table take turns here: the cached fold
+    is taken out of the cache while in use, so a second connection reading at the same
+    moment would fold the whole stream again instead of catching up the cached one.
     """
-    from games.selectors.views import events_for_viewer, table_view
+    from games.selectors.views import viewer_update
 
-    view = table_view(table_id, viewer)
-    version = int(view["version"])
-    if version <= after:
-        return version, [], view
-    events = [
-        event
-        for event in events_for_viewer(table_id, viewer, after_version=after)
-        if event["version"] <= version
-    ]
-    return version, events, view
+    with _table_lock(table_id):
+        update = viewer_update(table_id, viewer, after_version=after)
+    return update.version, update.events, update.view
+
+
+_locks_guard = threading.Lock()
+_table_locks: dict[str, threading.Lock] = {}
+
+
+def _table_lock(table_id: str) -> threading.Lock:
+    key = str(table_id)
+    with _locks_guard:
+        lock = _table_locks.get(key)
+        if lock is None:
+            if len(_table_locks) > 4096:
+                _table_locks.clear()  # locks of finished tables; a live one is re-made
+            lock = _table_locks[key] = threading.Lock()
+        return lock

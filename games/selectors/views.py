@@ -16,7 +16,12 @@ bots decide from.
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from django.db import connection
 
 from eventstore.store import StoredEvent, read_stream
 from games.domain import events as ev
@@ -29,9 +34,15 @@ from games.engine.seats import SEAT_NAMES, TEAM_NAMES, parse_seat, partner_of
 from games.engine.view import SeatView, seat_view
 from games.models import stream_id_of
 from games.services.read_model import seat_rows
-from games.services.table_state import parse_table_id, reading_state
+from games.services.table_state import (
+    fresh_state,
+    parse_table_id,
+    put_back,
+    reading_state,
+    take_state,
+)
 
-__all__ = ["events_for_viewer", "table_view", "viewer_seat"]
+__all__ = ["ViewerUpdate", "events_for_viewer", "table_view", "viewer_seat", "viewer_update"]
 
 
 def _viewer_id(viewer: Any) -> int | None:
@@ -122,24 +133,25 @@ def table_view(table_id: object, viewer: Any) -> dict[str, Any]:
     """The table as ``viewer`` may see it, JSON-ready (raises CommandRejected 404)."""
     table_uuid = parse_table_id(table_id)
     with reading_state(table_uuid) as state:
-        seat = viewer_seat(state, viewer)
-        return {
-            "id": str(table_uuid),
-            "version": state.version,
-            "status": state.status,
-            "rules": dict(state.rules_snapshot),
-            "preset": {"name": state.preset_name, "version": state.preset_version},
-            "turn_timer_seconds": state.turn_timer_seconds,
-            "created_by": state.created_by,
-            "seats": seat_rows(state),
-            "your_seat": _seat_name(seat) if seat is not None else None,
-            "first_dealer": _seat_name(state.first_dealer)
-            if state.first_dealer is not None
-            else None,
-            "hand": _hand_view(state, seat),
-            "scores": _scores(state),
-            "deal": {"commitment": state.commitment, "seed": state.revealed_seed},
-        }
+        return _rendered_view(table_uuid, state, viewer_seat(state, viewer))
+
+
+def _rendered_view(table_uuid: uuid.UUID, state: TableState, seat: int | None) -> dict[str, Any]:
+    return {
+        "id": str(table_uuid),
+        "version": state.version,
+        "status": state.status,
+        "rules": dict(state.rules_snapshot),
+        "preset": {"name": state.preset_name, "version": state.preset_version},
+        "turn_timer_seconds": state.turn_timer_seconds,
+        "created_by": state.created_by,
+        "seats": seat_rows(state),
+        "your_seat": _seat_name(seat) if seat is not None else None,
+        "first_dealer": _seat_name(state.first_dealer) if state.first_dealer is not None else None,
+        "hand": _hand_view(state, seat),
+        "scores": _scores(state),
+        "deal": {"commitment": state.commitment, "seed": state.revealed_seed},
+    }
 
 
 # ---------------------------------------------------------------- events
@@ -179,13 +191,35 @@ def _without_cards(data: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in data.items() if key != "cards"}
 
 
+def _rendered_events(
+    stored: Sequence[StoredEvent], state: TableState, seat: int | None
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "version": event.version,
+            "type": event.type,
+            "schema_version": event.schema_version,
+            "data": _filtered_data(event, state, seat),
+            "metadata": _public_metadata(event.metadata),
+            "recorded_at": event.recorded_at.isoformat(),
+            "hash": event.hash,
+        }
+        for event in stored
+    ]
+
+
+def _valid_after(after_version: object) -> int:
+    if isinstance(after_version, bool) or not isinstance(after_version, int) or after_version < 0:
+        return 0
+    return after_version
+
+
 def events_for_viewer(
     table_id: object, viewer: Any, after_version: int = 0, limit: int | None = None
 ) -> list[dict[str, Any]]:
     """The table's events after ``after_version`` as ``viewer`` may see them, JSON-ready."""
     table_uuid = parse_table_id(table_id)
-    if isinstance(after_version, bool) or not isinstance(after_version, int) or after_version < 0:
-        after_version = 0
+    after_version = _valid_after(after_version)
     with reading_state(table_uuid) as state:
         seat = viewer_seat(state, viewer)
         # Read up to the folded version only, so the filter and the events agree.
@@ -197,15 +231,65 @@ def events_for_viewer(
             if wanted > 0
             else []
         )
-        return [
-            {
-                "version": event.version,
-                "type": event.type,
-                "schema_version": event.schema_version,
-                "data": _filtered_data(event, state, seat),
-                "metadata": _public_metadata(event.metadata),
-                "recorded_at": event.recorded_at.isoformat(),
-                "hash": event.hash,
-            }
-            for event in stored
-        ]
+        return _rendered_events(stored, state, seat)
+
+
+# ---------------------------------------------------------------- both at once
+
+
+@dataclass(frozen=True)
+class ViewerUpdate:
+    """What one viewer is sent after a commit: the table at ``version`` and the viewer's
+    events with ``after < version``, rendered by the same code as :func:`table_view` and
+    :func:`events_for_viewer` (so one fold and one read give exactly what those two give)."""
+
+    version: int
+    seat: int | None
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+def viewer_update(table_id: object, viewer: Any, after_version: int = 0) -> ViewerUpdate:
+    """The viewer's view and events after ``after_version``, from ONE fold and ONE read.
+
+    A committed cached fold is taken without reading the stream; the single read fetches
+    the events from just before the older of (cached version, ``after_version``), checks
+    that the cached head still carries its hash (as the cache's own catch-up does), folds
+    the new events in, and returns the viewer's slice. Equal to ``table_view`` plus
+    ``events_for_viewer`` read at one version. Raises CommandRejected 404 like them.
+    """
+    table_uuid = parse_table_id(table_id)
+    after_version = _valid_after(after_version)
+    stream_id = stream_id_of(table_uuid)
+    state, head_hash, verified = take_state(table_uuid, trust_committed=True)
+    if verified:
+        # Caught up by the cache (it read the stream): read the viewer's events only.
+        wanted = state.version - after_version
+        stored = (
+            read_stream(stream_id, after_version=after_version, limit=wanted) if wanted > 0 else []
+        )
+    else:
+        start = min(after_version, state.version - 1)
+        stored = read_stream(stream_id, after_version=start)
+        head = state.version - 1 - start
+        if head >= len(stored) or stored[head].hash != head_hash:
+            # The cached head is not the stored one: fold afresh (rare; the cache decides).
+            state, head_hash = fresh_state(table_uuid)
+            stored = read_stream(stream_id, after_version=after_version)
+        for event in stored:
+            if event.version > state.version:
+                state.apply(event.type, event.data)
+                head_hash = event.hash
+    try:
+        stored = [event for event in stored if after_version < event.version <= state.version]
+        seat = viewer_seat(state, viewer)
+        update = ViewerUpdate(
+            state.version,
+            seat,
+            _rendered_view(table_uuid, state, seat),
+            _rendered_events(stored, state, seat),
+        )
+    finally:
+        # Outside a transaction every event read was committed.
+        put_back(table_uuid, state, head_hash, committed=not connection.in_atomic_block)
+    return update

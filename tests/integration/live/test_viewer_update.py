@@ -1,0 +1,87 @@
+"""``viewer_update`` (one fold, one read: what the WebSocket consumer sends) gives exactly
+``table_view`` and ``events_for_viewer``, the REST API's selectors that the leak property
+test covers, for every viewer, every ``after``, and whatever this process's fold cache
+holds: nothing, a fresh fold, a committed fold of an older version (the path that skips
+the catch-up read), or a committed fold whose head hash is not the stored one."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from eventstore.store import read_stream
+from games.domain.table import TableState
+from games.models import stream_id_of
+from games.selectors.views import events_for_viewer, table_view, viewer_update
+from games.services.table_state import forget, put_back
+from tests.factories import TableFactory, UserFactory
+from tests.integration.tables.helpers import QUICK_RULES, play_moves
+
+SEATS = ("north", "east", "south", "west")
+
+
+def committed_fold(table_id: Any, version: int) -> tuple[TableState, str]:
+    """The table folded up to ``version`` (as a committed cache entry would hold it)."""
+    state, head_hash = TableState(), ""
+    for event in read_stream(stream_id_of(table_id), limit=version):
+        state.apply(event.type, event.data)
+        head_hash = event.hash
+    return state, head_hash
+
+
+def prepare_cache(table_id: Any, how: str, version: int, other_table_id: Any) -> None:
+    forget(table_id)
+    if how == "older":
+        state, head_hash = committed_fold(table_id, max(1, version - 4))
+        put_back(table_id, state, head_hash, committed=True)
+    elif how == "current":
+        state, head_hash = committed_fold(table_id, version)
+        put_back(table_id, state, head_hash, committed=True)
+    elif how == "not_this_history":
+        # A fold that is not this stream's (as after a rolled-back append): the hash of its
+        # head is not the stored one, so it must be dropped, not caught up.
+        state, head_hash = committed_fold(other_table_id, max(1, version - 2))
+        put_back(table_id, state, head_hash, committed=True)
+
+
+@pytest.mark.django_db
+def test_viewer_update_is_table_view_plus_events_for_viewer(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    users = {seat: UserFactory() for seat in range(4)}
+    table = TableFactory(
+        creator=users[0],
+        rules=QUICK_RULES,
+        players={name: users[seat] for seat, name in enumerate(SEATS)},
+        started=True,
+        first_dealer="north",
+    )
+    viewers: list[Any] = [users[seat] for seat in range(4)] + [None, UserFactory()]
+    caches = ("none", "older", "current", "not_this_history")
+    other = TableFactory(
+        creator=users[0],
+        rules=QUICK_RULES,
+        players={name: users[seat] for seat, name in enumerate(SEATS)},
+        started=True,
+        first_dealer="east",
+    )
+    play_moves(other.id, users, random.Random(6), limit=70)
+    checks = 0
+
+    def check() -> None:
+        nonlocal checks
+        checks += 1
+        version = committed_fold(table.id, 10**6)[0].version
+        how = caches[checks % len(caches)]
+        for viewer in viewers:
+            for after in sorted({0, max(0, version - 3), version - 1, version, version + 2}):
+                prepare_cache(table.id, how, version, other.id)
+                update = viewer_update(table.id, viewer, after_version=after)
+                assert update.version == version
+                assert update.view == table_view(table.id, viewer), (how, after)
+                assert update.events == events_for_viewer(table.id, viewer, after), (how, after)
+                assert [e["version"] for e in update.events] == list(range(after + 1, version + 1))
+
+    check()
+    play_moves(table.id, users, random.Random(5), limit=60, after_each=check)

@@ -740,6 +740,16 @@ def main(argv: list[str] | None = None) -> int:
         service_step, notes = service_command_step(f"{run_label}-1")
         if service_step is not None:
             steps["service_commands_per_second"] = service_step
+            # The same without the events_committed receivers (live fan-out: its bot-check
+            # query and notifier threads), to show what the service itself costs.
+            bare_step, _ = service_command_step(f"{run_label}-1b")
+            assert bare_step is not None
+
+            def bare(i: int, step: Callable[[int], int] = bare_step) -> int:
+                with receivers_detached():
+                    return step(i)
+
+            steps["service_commands_per_second_without_receivers"] = bare
         results.update(interleaved(steps, 3 * args.seconds))
         close_raw()
         raw = results["raw_commits_per_second"]
@@ -747,6 +757,9 @@ def main(argv: list[str] | None = None) -> int:
         results.setdefault("service_commands_per_second", None)
         if results["service_commands_per_second"]:
             results["service_to_raw_ratio"] = round(results["service_commands_per_second"] / raw, 3)
+            results["service_without_receivers_to_raw_ratio"] = round(
+                results["service_commands_per_second_without_receivers"] / raw, 3
+            )
         log("store appends, 4 clients")
         results["store_appends_per_second_4"] = store_appends_per_second_4(args.seconds)
         results["service_commands_per_second_4"] = None

@@ -202,7 +202,7 @@ chain (i, prev_hash, hash) AS (
       FROM chain c, parts
      WHERE c.i < parts.n
 ),
-moved AS ({move})
+moved AS ({move}){read_model}
 INSERT INTO eventstore_event
     (stream_id, version, type, schema_version, data, metadata, command_id, hash, prev_hash)
 SELECT %s, b.version, b.type, b.schema_version, b.data, b.metadata, b.command_id,
@@ -375,11 +375,19 @@ def append(
     events: Sequence[NewEvent],
     *,
     command_id: str | None = None,
+    read_model: tuple[str, Sequence[Any]] | None = None,
 ) -> AppendResult:
     """Append ``events`` to ``stream_id`` if it is at ``expected_version`` (0: new stream).
 
-    Runs in the caller's ``transaction.atomic()``. Raises :class:`WrongExpectedVersion`
-    (with ``current``) when the stream moved, :class:`InvalidEvent` for arguments that can
+    Runs in the caller's ``transaction.atomic()``, or, with ``read_model``, also outside
+    one: ``read_model`` is ``(sql, params)`` of an ``UPDATE ... WHERE ...`` statement of the
+    caller's read model that becomes part of the append's own statement (the store adds
+    ``AND`` "the events were inserted" to its WHERE clause). One statement is one
+    transaction, so the read model still commits exactly with the events, in a single
+    round trip (in autocommit the statement's commit is the transaction's).
+
+    Raises :class:`WrongExpectedVersion` (with ``current``) when the stream moved,
+    :class:`InvalidEvent` for arguments that can
     never be stored. With a ``command_id`` already appended to this stream, appends nothing
     and returns the first result with ``duplicate=True``. After the commit,
     ``eventstore.signals.events_committed`` is sent with the stored events.
@@ -392,7 +400,8 @@ def append(
     if not events:
         raise InvalidEvent("append needs at least one event")
     batch = [_normalised(new, command_id) for new in events]
-    _require_atomic()
+    if read_model is None:
+        _require_atomic()
 
     rows: list[Any] = []
     for offset, (event_type, schema_version, data, metadata) in enumerate(batch, start=1):
@@ -424,12 +433,21 @@ def append(
         head = LOCK_EXISTING_HEAD
         head_params = [stream_id, expected_version, stream_id, command_id]
         move, move_params = MOVE_EXISTING_HEAD, [new_version, stream_id]
+    read_model_cte, read_model_params = "", []
+    if read_model is not None:
+        read_model_sql, read_model_params = read_model[0], list(read_model[1])
+        read_model_cte = (
+            f",\nread_model AS ({read_model_sql} AND EXISTS (SELECT 1 FROM moved) RETURNING 1)"
+        )
     sql = APPEND_TEMPLATE.format(
-        rows=", ".join([ROW_PLACEHOLDERS] * len(batch)), head=head, move=move
+        rows=", ".join([ROW_PLACEHOLDERS] * len(batch)),
+        head=head,
+        move=move,
+        read_model=read_model_cte,
     )
 
     with event_cursor() as cursor:
-        cursor.execute(sql, rows + head_params + move_params + [stream_id])
+        cursor.execute(sql, rows + head_params + move_params + read_model_params + [stream_id])
         inserted = cursor.fetchall()
         if not inserted:
             # The stream was not at the expected version, or the command is known.

@@ -42,7 +42,7 @@ from scoring.services.presets import resolve
 
 from .actors import Actor, actor_metadata, actor_ref
 from .errors import CommandRejected
-from .read_model import create_row, update_row
+from .read_model import create_row, update_row, update_statement
 from .table_state import fresh_state, parse_table_id, put_back, take_state
 
 __all__ = [
@@ -154,8 +154,15 @@ def _run(
     # Inside a caller's transaction a failed attempt cannot be repeated (it rolled back to
     # the savepoint, but the caller's snapshot of other tables may be stale): no retry.
     attempts = RETRIES if outermost else 1
+    # Without a caller's transaction and other writes, the append and the read model's
+    # UPDATE are one statement in autocommit: one round trip that is the whole transaction.
+    single_statement = outermost and after_append is None
     for attempt in range(1, attempts + 1):
         try:
+            if single_statement:
+                return _attempt(
+                    table_uuid, actor, decide, expected, cid, needs_seed, None, True, True
+                )
             with transaction.atomic():
                 return _attempt(
                     table_uuid, actor, decide, expected, cid, needs_seed, after_append, outermost
@@ -198,6 +205,7 @@ def _attempt(
     needs_seed: Callable[[TableState], bool] | None,
     after_append: Callable[[], None] | None,
     outermost: bool,
+    single_statement: bool = False,
 ) -> CommandResult:
     # A committed cached state is used without reading the stream; anything it gets wrong
     # (the stream moved on) is caught below and re-checked on a fresh fold.
@@ -221,10 +229,29 @@ def _attempt(
                 state, head_hash = fresh_state(table_id)
                 verified = True
                 continue
-            duplicate = _duplicate(table_id, command_id) if command_id is not None else None
+            duplicate = (
+                _duplicate_now(table_id, command_id)
+                if single_statement
+                else _duplicate(table_id, command_id)
+                if command_id is not None
+                else None
+            )
             if duplicate is not None:
                 return duplicate
             raise _refusal(error) from None
+    seats_changed = any(event.type in SEAT_EVENTS for event in domain_events)
+    if single_statement:
+        # Committed when append returns (autocommit); a refused append changed nothing.
+        result = append(
+            stream_id_of(table_id),
+            base_version,
+            _new_events(domain_events, actor),
+            command_id=command_id,
+            read_model=update_statement(table_id, state, seats_changed),
+        )
+        if not result.duplicate:
+            put_back(table_id, state, result.events[-1].hash, committed=True)
+        return _result(table_id, result)
     result = append(
         stream_id_of(table_id),
         base_version,
@@ -235,7 +262,6 @@ def _attempt(
         return _result(table_id, result)
     if after_append is not None:
         after_append()
-    seats_changed = any(event.type in SEAT_EVENTS for event in domain_events)
     update_row(table_id, state, result.events[-1].recorded_at, seats_changed)
     last_hash = result.events[-1].hash
     if outermost:

@@ -6,6 +6,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
+import orjson
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -96,3 +97,33 @@ def update_row(
     """Bring the row up to ``state`` (one UPDATE; seat names are looked up only if needed)."""
     fields = read_model_fields(state, last_recorded_at, with_seats=seats_changed)
     Table.objects.filter(id=table_id).update(updated_at=timezone.now(), **fields)
+
+
+def update_statement(
+    table_id: uuid.UUID, state: TableState, seats_changed: bool
+) -> tuple[str, list[Any]]:
+    """``(sql, params)`` of the UPDATE that brings the row up to ``state``, for the store
+    to run inside the append's own statement (``eventstore.store.append(read_model=...)``).
+
+    Times come from the statement's ``now()``, which is also the events' ``recorded_at``.
+    """
+    fields = read_model_fields(state, timezone.now(), with_seats=seats_changed)
+    timer = state.turn_timer_seconds if fields["turn_deadline"] is not None else None
+    waiting = fields["due_since"] is not None
+    del fields["due_since"], fields["turn_deadline"]
+    assignments = [f"{column} = %s" for column in fields]
+    params: list[Any] = [
+        orjson.dumps(value).decode() if column in JSON_COLUMNS else value
+        for column, value in fields.items()
+    ]
+    assignments += [
+        "due_since = CASE WHEN %s THEN now() END",
+        "turn_deadline = now() + make_interval(secs => %s)",
+        "updated_at = now()",
+    ]
+    params += [waiting, timer]
+    sql = f"UPDATE games_table SET {', '.join(assignments)} WHERE id = %s"
+    return sql, [*params, table_id]
+
+
+JSON_COLUMNS = frozenset({"acting_seats", "totals", "bags", "seats"})

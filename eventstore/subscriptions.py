@@ -14,14 +14,18 @@ docs/eventstore.md.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Sequence
+from typing import Any, NamedTuple
 
+import orjson
 from django.db import connection, transaction
 
 from eventstore.store import EVENT_COLUMNS, StoredEvent, event_cursor, stored_events
 
 __all__ = [
+    "CompactEvent",
     "Projection",
     "catch_up",
     "checkpoint_of",
@@ -30,6 +34,18 @@ __all__ = [
     "register_projection",
     "registered_projections",
 ]
+
+
+class CompactEvent(NamedTuple):
+    """An event without its metadata, hashes and time, for projections that declare
+    ``compact = True`` (rebuilds read and decode about half as much per event)."""
+
+    stream_id: str
+    version: int
+    position: int
+    type: str
+    schema_version: int
+    data: dict[str, Any]
 
 
 class Projection:
@@ -42,6 +58,9 @@ class Projection:
     """
 
     name: str = ""
+    #: True: ``handle``/``handle_batch`` receive :class:`CompactEvent` values (stream id,
+    #: version, position, type, schema version, data) instead of full StoredEvents.
+    compact: bool = False
 
     def handle(self, event: StoredEvent) -> None:
         raise NotImplementedError
@@ -125,8 +144,9 @@ SELECT eventstore_safe_tx_bound()::text::bigint, last_tx_id, last_position
   FROM eventstore_checkpoint WHERE name = %s FOR UPDATE
 """
 
-BATCH_SQL = f"""
-SELECT {EVENT_COLUMNS}
+# The batch rows end with their transaction id (for the checkpoint).
+BATCH_SQL = """
+SELECT {columns}, tx_id::text::bigint
   FROM eventstore_event
  WHERE tx_id < %s::text::xid8
    AND (tx_id, position) > (%s::text::xid8, %s)
@@ -134,7 +154,10 @@ SELECT {EVENT_COLUMNS}
  LIMIT %s
 """
 
-LAST_TX_SQL = "SELECT tx_id::text::bigint FROM eventstore_event WHERE position = %s"
+FULL_BATCH_SQL = BATCH_SQL.format(columns=EVENT_COLUMNS)
+COMPACT_BATCH_SQL = BATCH_SQL.format(
+    columns="stream_id, version, position, type, schema_version, data"
+)
 
 SAVE_SQL = """
 UPDATE eventstore_checkpoint SET last_tx_id = %s, last_position = %s, updated_at = now()
@@ -148,16 +171,46 @@ def _catch_up_batch(projection: Projection, batch_size: int) -> int:
         bound, last_tx, last_position = cursor.fetchone()
         if (last_tx, last_position) >= (bound, 0):
             return 0
-        cursor.execute(BATCH_SQL, [str(bound), str(last_tx), last_position, batch_size])
-        rows = cursor.fetchall()
-        if not rows:
-            return 0
-        events = stored_events(rows)
+        params = [str(bound), str(last_tx), last_position, batch_size]
+        if projection.compact:
+            cursor.execute(COMPACT_BATCH_SQL, params)
+            rows = cursor.fetchall()
+            if not rows:
+                return 0
+            events: Sequence[Any] = compact_events(rows)
+        else:
+            cursor.execute(FULL_BATCH_SQL, params)
+            rows = cursor.fetchall()
+            if not rows:
+                return 0
+            events = stored_events([row[:-1] for row in rows])
         projection.handle_batch(events)
-        last_position = events[-1].position
-        cursor.execute(LAST_TX_SQL, [last_position])
-        cursor.execute(SAVE_SQL, [cursor.fetchone()[0], last_position, projection.name])
+        cursor.execute(SAVE_SQL, [rows[-1][-1], events[-1].position, projection.name])
         return len(rows)
+
+
+def compact_events(rows: Sequence[Sequence[Any]]) -> list[CompactEvent]:
+    """CompactEvents from batch rows (data decoded with orjson; the GC paused meanwhile,
+    as in :func:`eventstore.store.stored_events`)."""
+    loads = orjson.loads
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return [
+            CompactEvent(
+                stream_id,
+                version,
+                position,
+                type_,
+                schema_version,
+                loads(data) if isinstance(data, str | bytes) else data,
+            )
+            for stream_id, version, position, type_, schema_version, data, _tx in rows
+        ]
+    finally:
+        if paused:
+            gc.enable()
 
 
 def catch_up(projection: Projection, batch_size: int = 1000, max_events: int | None = None) -> int:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from eventstore.store import StoredEvent, read_stream
-from eventstore.subscriptions import Projection
+from eventstore.subscriptions import CompactEvent, Projection
 from games.domain import events as ev
 from games.domain.table import TableState
 from games.engine.bidding import bid_label
@@ -28,6 +28,8 @@ from scoring.models import LedgerHand
 
 logger = logging.getLogger(__name__)
 
+Event = StoredEvent | CompactEvent
+
 STREAM_PREFIX = "table-"
 MAX_STATES = 5000
 
@@ -36,6 +38,7 @@ class ScoreLedgerProjection(Projection):
     """Builds ``scoring_ledgerhand`` rows from table streams."""
 
     name = "score_ledger"
+    compact = True  # folds type and data only
 
     def __init__(self) -> None:
         self._states: OrderedDict[str, TableState] = OrderedDict()
@@ -47,10 +50,10 @@ class ScoreLedgerProjection(Projection):
         self._states.clear()
         self._broken.clear()
 
-    def handle(self, event: StoredEvent) -> None:
+    def handle(self, event: Event) -> None:
         self.handle_batch([event])
 
-    def handle_batch(self, events: Sequence[StoredEvent]) -> None:
+    def handle_batch(self, events: Sequence[Event]) -> None:
         rows: list[LedgerHand] = []
         for event in events:
             row = self._fold(event)
@@ -61,7 +64,7 @@ class ScoreLedgerProjection(Projection):
 
     # ------------------------------------------------------------ folding
 
-    def _state_before(self, event: StoredEvent) -> TableState | None:
+    def _state_before(self, event: Event) -> TableState | None:
         stream_id = event.stream_id
         state = self._states.pop(stream_id, None)
         if state is None or state.version != event.version - 1:
@@ -74,7 +77,7 @@ class ScoreLedgerProjection(Projection):
                 return None
         return state
 
-    def _fold(self, event: StoredEvent) -> LedgerHand | None:
+    def _fold(self, event: Event) -> LedgerHand | None:
         stream_id = event.stream_id
         if not stream_id.startswith(STREAM_PREFIX) or stream_id in self._broken:
             return None

@@ -267,7 +267,7 @@ def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str,
     for index in range(args.workers):
         processes.append(
             worker_process(
-                {**env, "LOG_LEVEL": "INFO"},
+                {**env, "LOG_LEVEL": "INFO", "SPADES_WORKER_NICE": str(args.worker_nice)},
                 run_dir,
                 name=f"worker{index}",
                 concurrency=args.concurrency,
@@ -383,6 +383,7 @@ def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str,
         "workers": args.workers,
         "worker_concurrency": args.concurrency,
         "worker_pool": args.pool,
+        "worker_nice": args.worker_nice,
         "events": total_events,
         "seconds": round(duration, 2),
         "events_per_second": round(total_events / duration, 1) if duration > 0 else None,
@@ -422,6 +423,9 @@ def main(argv: list[str] | None = None) -> None:
         choices=("prefork", "threads", "solo"),
         default="threads",
         help="Celery pool (default threads: measured best for Easy/Normal bots, docs/live.md)",
+    )
+    parser.add_argument(
+        "--worker-nice", type=int, default=0, help="workers' nice level ($SPADES_WORKER_NICE)"
     )
     parser.add_argument("--redis-db", type=int, default=13, help="scratch Redis database")
     parser.add_argument("--timeout", type=float, default=600, help="seconds for all games")

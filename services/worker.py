@@ -44,8 +44,20 @@ def worker_arguments(extra: list[str]) -> list[str]:
     ]
 
 
+def lower_priority() -> None:
+    """``$SPADES_WORKER_NICE`` (0-19, default 0): raise the worker's nice value so that,
+    when both want the CPU, the web process (WebSocket delivery, the latency users see)
+    goes first and bot moves queue a little longer (docs/benchmarks.md)."""
+    raw = os.environ.get("SPADES_WORKER_NICE", "0").strip()
+    if not raw.isdigit() or int(raw) > 19:
+        raise SystemExit(f"SPADES_WORKER_NICE must be an integer 0-19, got {raw!r}")
+    if int(raw):
+        os.nice(int(raw))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the Celery worker until SIGTERM (warm shutdown) or SIGQUIT."""
+    lower_priority()
     app.worker_main(worker_arguments(sys.argv[1:] if argv is None else argv))
 
 

@@ -9,7 +9,7 @@ runtime role: ``services.web`` (daphne), ``--workers`` Celery workers
 worker process per core) and ``services.scheduler`` (beat: watchdog and timers). Redis
 is ``$REDIS_URL``'s server with database ``--redis-db`` (default 13), flushed first: a
 scratch database too. Then it creates N tables of four bots, connects one
-WebSocket listener per table (a spectator, by token), starts every game at once, and waits
+WebSocket listener per table (``--listeners`` spectators, by token), starts every game at once, and waits
 until every table is finished.
 
 Figures:
@@ -300,6 +300,7 @@ def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str,
         listeners = [
             Listener(table_id, f"ws://127.0.0.1:{port}/ws/tables/{table_id}/?token={token}", origin)
             for table_id in table_ids
+            for _ in range(args.listeners)
         ]
         listeners_loop = ListenerLoop(listeners)
         if not listeners_loop.all_ready.wait(60):
@@ -384,6 +385,7 @@ def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str,
         "worker_concurrency": args.concurrency,
         "worker_pool": args.pool,
         "worker_nice": args.worker_nice,
+        "listeners_per_table": args.listeners,
         "events": total_events,
         "seconds": round(duration, 2),
         "events_per_second": round(total_events / duration, 1) if duration > 0 else None,
@@ -425,14 +427,19 @@ def main(argv: list[str] | None = None) -> None:
         help="Celery pool (default threads: measured best for Easy/Normal bots, docs/live.md)",
     )
     parser.add_argument(
+        "--listeners", type=int, default=1, help="WebSocket spectators per table (default 1)"
+    )
+    parser.add_argument(
         "--worker-nice", type=int, default=0, help="workers' nice level ($SPADES_WORKER_NICE)"
     )
     parser.add_argument("--redis-db", type=int, default=13, help="scratch Redis database")
     parser.add_argument("--timeout", type=float, default=600, help="seconds for all games")
     parser.add_argument("--keep-db", action="store_true")
     args = parser.parse_args(argv)
-    if args.tables < 1 or args.workers < 1 or args.concurrency < 1 or args.target_score < 1:
-        parser.error("--tables, --workers, --concurrency and --target-score must be positive")
+    if min(args.tables, args.workers, args.concurrency, args.target_score, args.listeners) < 1:
+        parser.error(
+            "--tables, --workers, --concurrency, --target-score and --listeners must be positive"
+        )
     if not 0 <= args.redis_db <= 15:
         parser.error("--redis-db must be 0..15")
 

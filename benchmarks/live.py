@@ -8,9 +8,9 @@ runtime role: ``services.web`` (daphne), ``--workers`` Celery workers
 (``services.worker``, ``--pool`` with ``--concurrency`` each; default 2 x threads 4, one
 worker process per core) and ``services.scheduler`` (beat: watchdog and timers). Redis
 is ``$REDIS_URL``'s server with database ``--redis-db`` (default 13), flushed first: a
-scratch database too. Then it creates N tables of four bots, connects one
-WebSocket listener per table (``--listeners`` spectators, by token), starts every game at once, and waits
-until every table is finished.
+scratch database too. Then it creates N tables of four bots, connects ``--listeners``
+WebSocket listeners per table (spectators, by token; default 1), starts every game at
+once, and waits until every table is finished.
 
 Figures:
 

@@ -83,7 +83,9 @@ def test_one_human_and_three_bots_advance_after_each_human_move(
             30,
             "the bots to answer the human",
         )
-    assert human_moves == 20
+    # The short test game (target 100) can end after its first hand: 1 bid + 13 cards.
+    finished = table_row(table_id).status == "finished"
+    assert human_moves == 20 or (finished and human_moves >= 14), (human_moves, finished)
 
     events = assert_history_sound(table_id)
     humans = [e for e in events if e.metadata.get("actor", {}).get("kind") == "user"]

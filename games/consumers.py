@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -73,6 +74,19 @@ def _load_events(
     from games.live.views import events_since
 
     return events_since(table_id, viewer, after)
+
+
+_table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+def table_lock(table_id: str) -> asyncio.Lock:
+    """The connections of one table read it one at a time (on the event loop, holding no
+    thread): the first renders the update and puts the cached fold back, the others
+    reuse the rendering (``games.live.views.shared_update``) or at least that fold."""
+    lock = _table_locks.get(table_id)
+    if lock is None:
+        lock = _table_locks[table_id] = asyncio.Lock()
+    return lock
 
 
 def _current_version(table_id: str) -> int | None:
@@ -190,24 +204,39 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """Group notice: the stream reached ``message["version"]``."""
         if self.last_sent is None or int(message["version"]) <= self.last_sent:
             return
-        await self.send_events(committed_at=message.get("committed_at"))
+        await self.send_events(
+            committed_at=message.get("committed_at"), at_least=int(message["version"])
+        )
 
     async def send_events(
-        self, *, force: bool = False, committed_at: float | None = None, after: int | None = None
+        self,
+        *,
+        force: bool = False,
+        committed_at: float | None = None,
+        after: int | None = None,
+        at_least: int | None = None,
     ) -> None:
         """Send the viewer's events after ``last_sent`` (or ``after``) with the view, if
         there are any. One send at a time per connection, whoever asks (a group notice,
         the client, the resync)."""
         async with self.sending:
-            await self._send_events(force, committed_at, after)
+            await self._send_events(force, committed_at, after, at_least)
 
     async def _send_events(
-        self, force: bool, committed_at: float | None, after: int | None
+        self, force: bool, committed_at: float | None, after: int | None, at_least: int | None
     ) -> None:
         if after is None:
             assert self.last_sent is not None
             after = self.last_sent
-        version, events, view = await load_events(self.table_id, self.viewer, after)
+        async with table_lock(self.table_id):
+            loaded = None
+            if at_least is not None:
+                from games.live.views import shared_update
+
+                loaded = shared_update(self.table_id, self.viewer, after, at_least)
+            if loaded is None:
+                loaded = await load_events(self.table_id, self.viewer, after)
+        version, events, view = loaded
         if version < after:
             self.last_sent = version
             await self.send_json(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from typing import Any
 
 
@@ -26,27 +27,71 @@ def events_since(
     """(V, the viewer's events with ``after < version <= V``, the viewer's view at V).
 
     One fold and one read (``games.selectors.views.viewer_update``), so the view and the
-    events are of one version. Connections of one table take turns here: the cached fold
-    is taken out of the cache while in use, so a second connection reading at the same
-    moment would fold the whole stream again instead of catching up the cached one.
+    events are of one version. The rendering is kept for the table's other connections
+    (:func:`shared_update`).
     """
     from games.selectors.views import viewer_update
 
-    with _table_lock(table_id):
-        update = viewer_update(table_id, viewer, after_version=after)
+    update = viewer_update(table_id, viewer, after_version=after)
+    _rendered.keep(str(table_id), after, update)
     return update.version, update.events, update.view
 
 
-_locks_guard = threading.Lock()
-_table_locks: dict[str, threading.Lock] = {}
+def shared_update(
+    table_id: str, viewer: Any, after: int, at_least: int
+) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:
+    """An update already rendered in this process for the viewer's seat and ``after`` at a
+    version >= ``at_least`` (a commit notice's: the table has reached it), or None.
+
+    The four seats and the spectators of a table each get one rendering per commit, not
+    one per connection. No database work: safe to call on the event loop.
+    """
+    from games.selectors.views import viewer_user_id
+
+    shared = _rendered.find(str(table_id), at_least, after, viewer_user_id(viewer))
+    if shared is None:
+        return None
+    return shared.version, shared.events, shared.view
 
 
-def _table_lock(table_id: str) -> threading.Lock:
-    key = str(table_id)
-    with _locks_guard:
-        lock = _table_locks.get(key)
-        if lock is None:
-            if len(_table_locks) > 4096:
-                _table_locks.clear()  # locks of finished tables; a live one is re-made
-            lock = _table_locks[key] = threading.Lock()
-        return lock
+class RenderedUpdates:
+    """The latest rendered updates of each table in this process, by (after, seat).
+
+    A viewer's seat is read from the players of the rendered version (the first seat the
+    user holds, as ``TableState.seat_of``), so a hit gives exactly what a fresh
+    ``viewer_update`` at that version gives that viewer.
+    """
+
+    def __init__(self, tables: int = 512) -> None:
+        self.tables = tables
+        self.lock = threading.Lock()
+        # table -> (version, players by seat, {(after, seat): update})
+        self.latest: OrderedDict[str, tuple[int, list[Any], dict[tuple[int, int | None], Any]]]
+        self.latest = OrderedDict()
+
+    def find(self, table_id: str, at_least: int, after: int, user_id: int | None) -> Any:
+        """A rendered update at a version >= ``at_least`` for this viewer, or None."""
+        with self.lock:
+            entry = self.latest.get(table_id)
+            if entry is None or entry[0] < at_least:
+                return None
+            version, players, updates = entry
+            seat = players.index(user_id) if user_id is not None and user_id in players else None
+            return updates.get((after, seat))
+
+    def keep(self, table_id: str, after: int, update: Any) -> None:
+        """Remember ``update`` (it replaces older versions of the table)."""
+        players = [row["user_id"] for row in update.view["seats"]]
+        with self.lock:
+            entry = self.latest.get(table_id)
+            if entry is None or entry[0] < update.version:
+                entry = (update.version, players, {})
+                self.latest[table_id] = entry
+            if entry[0] == update.version:
+                entry[2][(after, update.seat)] = update
+                self.latest.move_to_end(table_id)
+            while len(self.latest) > self.tables:
+                self.latest.popitem(last=False)
+
+
+_rendered = RenderedUpdates()

@@ -42,7 +42,19 @@ from games.services.table_state import (
     take_state,
 )
 
-__all__ = ["ViewerUpdate", "events_for_viewer", "table_view", "viewer_seat", "viewer_update"]
+__all__ = [
+    "ViewerUpdate",
+    "events_for_viewer",
+    "table_view",
+    "viewer_seat",
+    "viewer_update",
+    "viewer_user_id",
+]
+
+
+def viewer_user_id(viewer: Any) -> int | None:
+    """The user id a viewer is seated by (None for anonymous viewers)."""
+    return _viewer_id(viewer)
 
 
 def _viewer_id(viewer: Any) -> int | None:

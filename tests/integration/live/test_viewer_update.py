@@ -85,3 +85,43 @@ def test_viewer_update_is_table_view_plus_events_for_viewer(settings: Any) -> No
 
     check()
     play_moves(table.id, users, random.Random(5), limit=60, after_each=check)
+
+
+@pytest.mark.django_db
+def test_connections_of_one_table_share_a_rendering_per_seat(settings: Any) -> None:
+    from games.live.views import events_since, shared_update
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    users = {seat: UserFactory() for seat in range(4)}
+    table = TableFactory(
+        creator=users[0],
+        rules=QUICK_RULES,
+        players={name: users[seat] for seat, name in enumerate(SEATS)},
+        started=True,
+        first_dealer="north",
+    )
+    play_moves(table.id, users, random.Random(8), limit=12)
+    table_id = str(table.id)
+    version = viewer_update(table_id, None).version
+    after = version - 3
+
+    def fresh(viewer: Any) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
+        update = viewer_update(table_id, viewer, after_version=after)
+        return update.version, update.events, update.view
+
+    assert shared_update(table_id, None, after, version) is None
+    first = events_since(table_id, UserFactory(), after)
+    # Another spectator at that version gets the same rendering; another after does not.
+    assert shared_update(table_id, None, after, version) == first == fresh(None)
+    assert shared_update(table_id, None, after - 1, version) is None
+    # A seated player never gets the spectators' rendering, nor another seat's.
+    for seat in range(4):
+        assert shared_update(table_id, users[seat], after, version) is None
+        mine = events_since(table_id, users[seat], after)
+        assert mine == fresh(users[seat])
+        assert mine[2]["your_seat"] == SEATS[seat]
+        again = shared_update(table_id, users[seat], after, version)
+        assert again is not None and again[2] is mine[2]
+    # A notice of a later version than the one rendered is never answered from it.
+    play_moves(table.id, users, random.Random(9), limit=1)
+    assert shared_update(table_id, None, after, version + 1) is None

@@ -7,8 +7,9 @@ Protocol (docs/live.md):
   ``{"type": "state", "version": V, "table": {...}}``.
 - After every commit the server sends ``{"type": "events", "after": A, "version": V,
   "events": [...], "table": {...}}``: the viewer's events with ``A < version <= V``
-  (through ``games.selectors.views.events_for_viewer``, the same filter as the REST API)
-  and the viewer's ``table_view`` at V. ``after`` always equals the previous message's
+  and the viewer's table view at V, from one fold and one read
+  (``games.selectors.views.viewer_update``: the same renderers as the REST API's
+  ``events_for_viewer`` and ``table_view``). ``after`` always equals the previous message's
   ``version``, so a client sees at once whether it missed something.
 - The client may send ``{"after": VERSION}`` at any time (a gap, or after reconnecting) and
   gets the events after VERSION; anything else gets ``{"type": "error", ...}``.

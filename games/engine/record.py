@@ -24,6 +24,7 @@ from .deal import DealError, hands_from_lists
 from .errors import IllegalMove
 from .game import Game
 from .hand import COMPLETE, PASSING, HandState
+from .input_fields import unknown_fields_problem
 from .passing import pass_cards
 from .play import TRICKS_PER_HAND, play_card
 from .rules import Rules, RulesError, rules_from_spec, rules_name
@@ -401,13 +402,9 @@ def _seat_mapping(value: object, field: str, number: int, every_seat: bool) -> M
 def _refuse_unknown_keys(
     value: Mapping[Any, object], known: tuple[str, ...], where: str, number: int | None
 ) -> None:
-    unknown = sorted(str(key) for key in value if key not in known)
-    if unknown:
-        raise RecordError(
-            f"{where} has unknown field{'s' if len(unknown) > 1 else ''} "
-            f"{', '.join(repr(key) for key in unknown)}; the fields are {', '.join(known)}.",
-            hand=number,
-        )
+    problem = unknown_fields_problem(value, known, where)
+    if problem is not None:
+        raise RecordError(problem, hand=number)
 
 
 def record_from_hands(rules: Rules, hands: Iterable[HandState]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.bidding import BLIND_NIL, MAX_BID, NIL, bid_label
+from games.engine.input_fields import unknown_fields_problem
 from games.engine.rules import Rules, RulesError, rules_from_spec
 from games.engine.seats import SEAT_NAMES, TEAM_NAMES, team_of
 
@@ -209,13 +210,9 @@ def _check_blind_nil(rules: Rules, number: int, seat: int, totals: tuple[int, in
 def _refuse_unknown_keys(
     value: Mapping[Any, object], known: tuple[str, ...], where: str, number: int | None
 ) -> None:
-    unknown = sorted(str(key) for key in value if key not in known)
-    if unknown:
-        raise ScoresheetError(
-            f"{where} has unknown field{'s' if len(unknown) > 1 else ''} "
-            f"{', '.join(repr(key) for key in unknown)}; the fields are {', '.join(known)}.",
-            number,
-        )
+    problem = unknown_fields_problem(value, known, where)
+    if problem is not None:
+        raise ScoresheetError(problem, number)
 
 
 def _listing(tricks: list[int]) -> str:

@@ -134,3 +134,26 @@ def test_first_events_can_be_found_by_command_id_alone(stream_prefix: str) -> No
         cursor.execute("EXPLAIN " + str(query.query).replace("create-x", "'create-x'"))
         plan = " ".join(row[0] for row in cursor.fetchall())
     assert "eventstore_event_first_command_idx" in plan
+
+
+def test_a_known_head_hash_chains_without_a_read_and_a_wrong_one_appends_nothing(
+    stream_prefix: str,
+) -> None:
+    stream = f"{stream_prefix}-a"
+    first = append(stream, 0, NewEvent("A", {}))
+    head = first.events[-1].hash
+    with transaction.atomic():
+        second = store.append(stream, 1, [NewEvent("B", {"n": 1})], expected_hash=head)
+    assert second.events[0].prev_hash == head
+    assert store.chain_break(store.read_stream(stream)) is None
+
+    wrong = "f" * 64
+    with pytest.raises(store.WrongExpectedVersion) as refused, transaction.atomic():
+        store.append(stream, 2, [NewEvent("C", {})], expected_hash=wrong)
+    assert refused.value.current == 2
+    assert "head hash" in str(refused.value)
+    assert [e.type for e in store.read_stream(stream)] == ["A", "B"]
+
+    for bad in ("abc", 12):
+        with pytest.raises(store.InvalidEvent), transaction.atomic():
+            store.append(stream, 2, [NewEvent("C", {})], expected_hash=bad)  # type: ignore[arg-type]

@@ -54,3 +54,15 @@ def test_not_sent_for_a_duplicate_command(
         with transaction.atomic():
             store.append(stream, 0, [NewEvent("A", {})], command_id="c")
     assert len([c for c in received if c["stream_id"] == stream]) == 1
+
+
+def test_the_appenders_context_reaches_the_receivers_unchanged(
+    stream_prefix: str, received: list[dict[str, Any]]
+) -> None:
+    stream = f"{stream_prefix}-a"
+    with transaction.atomic():
+        store.append(stream, 0, [NewEvent("A", {})], context={"bot_to_act": True})
+        store.append(f"{stream_prefix}-b", 0, [NewEvent("B", {})])
+    mine = {c["stream_id"]: c for c in received if c["stream_id"].startswith(stream_prefix)}
+    assert mine[stream]["context"] == {"bot_to_act": True}
+    assert mine[f"{stream_prefix}-b"]["context"] == {}

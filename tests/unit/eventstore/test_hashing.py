@@ -19,6 +19,7 @@ from eventstore.hashing import (
     event_hash,
     hash_parts,
     heads_digest,
+    stdlib_canonical_json,
 )
 
 text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"))
@@ -37,6 +38,19 @@ def test_accepted_values_decode_back_identically_with_either_decoder(value: dict
     assert json.loads(encoded) == value
     assert orjson.loads(encoded) == value
     assert canonical_json(orjson.loads(encoded)) == encoded
+
+
+@given(objects)
+def test_the_fast_encoding_is_the_standard_librarys_byte_for_byte(value: dict[str, Any]) -> None:
+    assert canonical_json(value) == stdlib_canonical_json(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"c": "\x01\x1f\x7f\n\t\"\\/"}, {"é": "♠ \u2028 \U0001f0a1"}, {"b": [True, None, -(2**63)]}],
+)
+def test_the_fast_encoding_matches_on_escapes_and_unicode(value: dict[str, Any]) -> None:
+    assert canonical_json(value) == stdlib_canonical_json(value)
 
 
 @given(objects, objects)

@@ -166,6 +166,10 @@ class TableState:
             return [s for s in range(4) if hand.pass_owed[s] and not hand.passes[s]]
         return []
 
+    def bot_to_act(self) -> bool:
+        """Whether a bot plays one of the seats the table waits for."""
+        return any(self.controller(seat) == BOT for seat in self.acting_seats())
+
     @property
     def needs_deal(self) -> bool:
         """Whether the next hand is due (the game is on and no hand is in progress)."""

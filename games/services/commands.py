@@ -15,7 +15,9 @@ from a secret seed committed to (``DealCommitted``) before the first deal.
 from __future__ import annotations
 
 import secrets
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +31,7 @@ from eventstore.store import (
     StoredEvent,
     WrongExpectedVersion,
     append,
+    lock_stream,
 )
 from games.domain import decisions
 from games.domain import events as ev
@@ -43,7 +46,7 @@ from scoring.services.presets import resolve
 from .actors import Actor, actor_metadata, actor_ref
 from .errors import CommandRejected
 from .read_model import create_row, update_row, update_statement
-from .table_state import fresh_state, parse_table_id, put_back, take_state
+from .table_state import forget, fresh_state, parse_table_id, put_back, take_state
 
 __all__ = [
     "CommandRejected",
@@ -159,6 +162,15 @@ def _run(
     single_statement = outermost and after_append is None
     for attempt in range(1, attempts + 1):
         try:
+            if attempts > 1 and attempt == attempts and expected is None:
+                # Optimistic tries lost to other writers (bots can move every few
+                # milliseconds): the last try holds the stream, so it cannot lose again.
+                with transaction.atomic():
+                    lock_stream(stream_id_of(table_uuid))
+                    forget(table_uuid)
+                    return _attempt(
+                        table_uuid, actor, decide, None, cid, needs_seed, after_append, True
+                    )
             if single_statement:
                 return _attempt(
                     table_uuid, actor, decide, expected, cid, needs_seed, None, True, True
@@ -248,6 +260,8 @@ def _attempt(
             _new_events(domain_events, actor),
             command_id=command_id,
             read_model=update_statement(table_id, state, seats_changed),
+            expected_hash=head_hash,
+            context={"table_id": str(table_id), "bot_to_act": state.bot_to_act()},
         )
         if not result.duplicate:
             put_back(table_id, state, result.events[-1].hash, committed=True)
@@ -257,6 +271,8 @@ def _attempt(
         base_version,
         _new_events(domain_events, actor),
         command_id=command_id,
+        expected_hash=head_hash,
+        context={"table_id": str(table_id), "bot_to_act": state.bot_to_act()},
     )
     if result.duplicate:
         return _result(table_id, result)
@@ -272,10 +288,27 @@ def _attempt(
     return _result(table_id, result)
 
 
+# Deal secrets never change once committed (the table's secret row is insert-only), so a
+# process keeps the ones it read outside a transaction (so committed): a hand's last card
+# would otherwise query it.
+_SEEDS_KEPT = 2000
+_seeds: OrderedDict[uuid.UUID, str] = OrderedDict()
+_seeds_lock = threading.Lock()
+
+
 def _seed(table_id: uuid.UUID) -> str:
+    with _seeds_lock:
+        kept = _seeds.get(table_id)
+    if kept is not None:
+        return kept
     row = TableSecret.objects.filter(table_id=table_id).values_list("seed", flat=True).first()
     if row is None:  # pragma: no cover - a started game always has its secret
         raise CommandRejected("no_deal_secret", "This table's deal secret is missing.", 500)
+    if not connection.in_atomic_block:
+        with _seeds_lock:
+            _seeds[table_id] = row
+            while len(_seeds) > _SEEDS_KEPT:
+                _seeds.popitem(last=False)
     return row
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from datetime import datetime, timedelta
 from typing import Any
@@ -111,19 +112,24 @@ def update_statement(
     timer = state.turn_timer_seconds if fields["turn_deadline"] is not None else None
     waiting = fields["due_since"] is not None
     del fields["due_since"], fields["turn_deadline"]
-    assignments = [f"{column} = %s" for column in fields]
     params: list[Any] = [
         orjson.dumps(value).decode() if column in JSON_COLUMNS else value
         for column, value in fields.items()
     ]
+    params += [waiting, timer, table_id]
+    return _update_sql(tuple(fields)), params
+
+
+@functools.lru_cache(maxsize=16)
+def _update_sql(columns: tuple[str, ...]) -> str:
+    """The UPDATE's text for one set of columns (one text object per shape)."""
+    assignments = [f"{column} = %s" for column in columns]
     assignments += [
         "due_since = CASE WHEN %s THEN now() END",
         "turn_deadline = now() + make_interval(secs => %s)",
         "updated_at = now()",
     ]
-    params += [waiting, timer]
-    sql = f"UPDATE games_table SET {', '.join(assignments)} WHERE id = %s"
-    return sql, [*params, table_id]
+    return f"UPDATE games_table SET {', '.join(assignments)} WHERE id = %s"
 
 
 JSON_COLUMNS = frozenset({"acting_seats", "totals", "bags", "seats"})

@@ -71,8 +71,9 @@ class CommitLog:
     def __init__(self, redis_url: str) -> None:
         import redis
 
-        from games.live.fanout import commits_channel
+        from games.live.fanout import commits_channel, parse_commit_notices
 
+        self.parse = parse_commit_notices
         self.client = redis.Redis.from_url(redis_url)
         self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
         self.pubsub.subscribe(commits_channel())
@@ -85,7 +86,7 @@ class CommitLog:
         while not self.stopping:
             message = self.pubsub.get_message(timeout=0.2)
             if message and message.get("type") == "message":
-                self.notices.append(json.loads(message["data"]))
+                self.notices += self.parse(message["data"])
 
     def stop(self) -> None:
         self.stopping = True

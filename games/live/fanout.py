@@ -3,21 +3,22 @@ due, handed to a worker.
 
 ``on_events_committed`` receives ``eventstore.signals.events_committed``, which the store
 sends from ``transaction.on_commit``; so everything here happens after the events are
-durable. The receiver only queues the commit for this process's announcer threads: the
-committing request or task does not wait for Redis, and nothing here can raise into it
-(its command succeeded). Failures are logged; the bot watchdog and the consumers' catch-up
-by version repair whatever a lost notice would have done.
+durable. Nothing here makes the committing request or task wait for Redis, and nothing
+can raise into it (its command succeeded). Failures are logged; the bot watchdog and the
+consumers' catch-up by version repair whatever a lost notice would have done.
 
-Three announcements: by the dispatcher thread,
+Three announcements:
 
-1. bot dispatch (``games.live.dispatch``), if the seat to act is a bot;
-
-and by the notifier thread,
-
+1. bot dispatch (``games.live.dispatch``), if a bot is to act: queued for this process's
+   dispatcher thread (a Celery send waits for the broker);
 2. the Channels group ``table.<id>``: ``{"type": "table.committed", "version": V, ...}``;
    each consumer then reads the events after its own last sent version;
-3. Redis pub/sub ``commits_channel()`` with the same notice as JSON: wakes the projector,
-   and lets the live benchmark time commits.
+3. Redis pub/sub ``commits_channel()``: a JSON array of notices (one here); wakes the
+   projector, and lets the live benchmark time commits.
+
+2 and 3 are PUBLISH commands the committing thread writes without waiting for the
+replies (``games.live.publisher``); with a channel layer other than channels-redis's
+pub/sub one, 2 goes through the layer's ``group_send`` on the notifier thread.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
-import json
 import logging
 import os
 import queue
@@ -34,9 +34,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import orjson
 import redis
 from channels.layers import get_channel_layer
 from django.conf import settings
+
+from games.live.publisher import flush_publisher, publisher
 
 logger = logging.getLogger(__name__)
 
@@ -89,22 +92,31 @@ def commit_notice(stream_id: str, events: Sequence[Any], committed_at: float) ->
 
 
 def on_events_committed(
-    sender: object, stream_id: str, events: Sequence[Any], **kwargs: Any
+    sender: object,
+    stream_id: str,
+    events: Sequence[Any],
+    context: dict[str, Any] | None = None,
+    **kwargs: Any,
 ) -> None:
     """Receiver of ``events_committed`` (runs after commit, in the committing process).
 
-    Reads whether a bot is due on the committing thread's own connection (one indexed
-    query), then hands the rest to this process's announcer thread, so the committing
-    request or task does not wait for Redis.
+    Whether a bot is due comes with the commit (the service's ``bot_to_act`` and
+    ``table_id``) or, from other appenders, from one indexed query on the committing
+    thread's own connection. A due bot is queued for the dispatcher thread and the
+    notices for the publisher's, so the committing request or task does not wait for Redis.
     """
     if not events:
         return
     notice = commit_notice(stream_id, events, time.time())
     from games.live.streams import table_id_of_stream
 
-    table_id = table_id_of_stream(stream_id)
+    table_id = context.get("table_id") if context else None
+    if table_id is None:
+        table_id = table_id_of_stream(stream_id)
     bot_version = None
-    if table_id is not None:
+    if table_id is not None and context and "bot_to_act" in context:
+        bot_version = events[-1].version if context["bot_to_act"] else None
+    elif table_id is not None:
         try:
             from games.live.tables import bot_due_version
 
@@ -113,62 +125,123 @@ def on_events_committed(
             logger.exception("bot check after %s v%s failed", stream_id, notice["version"])
     if bot_version is not None:
         announcer(DISPATCHER).submit((table_id, bot_version))
-    announcer(NOTIFIER).submit((notice, table_id))
+    publish_notice(notice, table_id)
 
 
-def dispatch(table_id: str, bot_version: int, loop: asyncio.AbstractEventLoop) -> None:
-    """Send the bot turn (the dispatcher thread's job); failures are logged only."""
-    try:
-        from games.live.dispatch import send_bot_turn
-
-        send_bot_turn(table_id, bot_version)
-    except Exception:
-        logger.exception("bot dispatch for %s v%s failed", table_id, bot_version)
-
-
-def notify(notice: dict[str, Any], table_id: str | None, loop: asyncio.AbstractEventLoop) -> None:
-    """Group notice and Redis commit notice (the notifier thread's job); failures logged."""
+def publish_notice(notice: dict[str, Any], table_id: str | None) -> None:
+    """Queue a commit's notices for the publisher thread: the group message (when the
+    channel layer can be published to directly, else it goes through the layer on the
+    notifier thread) and the commits channel's."""
+    messages: list[tuple[str, bytes]] = []
     if table_id is not None:
+        layer = get_channel_layer()
+        channel = pubsub_group_channel(layer, table_group(table_id)) if layer else None
+        if channel is not None:
+            messages.append((channel, layer.serialize(group_message(notice))))
+        elif layer is not None:
+            announcer(NOTIFIER).submit((notice, table_id))
+    messages.append((commits_channel(), orjson.dumps([notice])))
+    publisher().publish(messages)
+
+
+def dispatch(batch: list[tuple[str, int]], loop: asyncio.AbstractEventLoop) -> None:
+    """Send the bot turns (the dispatcher thread's job); failures are logged only."""
+    from games.live.dispatch import send_bot_turn
+
+    for table_id, bot_version in batch:
         try:
-            notify_table_group(table_id, notice, loop)
+            send_bot_turn(table_id, bot_version)
         except Exception:
-            logger.exception("group notice for %s v%s failed", table_id, notice["version"])
+            logger.exception("bot dispatch for %s v%s failed", table_id, bot_version)
+
+
+def notify(batch: list[tuple[dict[str, Any], str]], loop: asyncio.AbstractEventLoop) -> None:
+    """Group notices through the channel layer's ``group_send`` (the notifier thread's job,
+    for layers other than channels-redis's pub/sub one); failures are logged only.
+
+    A table's consumers read every event after the version they last sent, so its group
+    hears only the batch's newest version.
+    """
+    newest: dict[str, dict[str, Any]] = {}
+    for notice, table_id in batch:
+        current = newest.get(table_id)
+        if current is None or current["version"] < notice["version"]:
+            newest[table_id] = notice
     try:
-        redis_client().publish(commits_channel(), json.dumps(notice))
+        notify_table_groups(newest, loop)
     except Exception:
-        logger.exception("commit notice for %s failed", notice["stream_id"])
+        logger.exception("group notices for %d table(s) failed", len(newest))
 
 
-def notify_table_group(
-    table_id: object, notice: dict[str, Any], loop: asyncio.AbstractEventLoop
-) -> None:
-    """Tell the table's consumers that its stream reached ``notice["version"]``."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    message = {
+def group_message(notice: dict[str, Any]) -> dict[str, Any]:
+    """The Channels message a table's consumers get for a commit notice."""
+    return {
         "type": GROUP_MESSAGE_TYPE,
         "version": notice["version"],
         "committed_at": notice["committed_at"],
     }
-    loop.run_until_complete(layer.group_send(table_group(table_id), message))
+
+
+def pubsub_group_channel(layer: Any, group: str) -> str | None:
+    """The Redis channel on which ``layer`` publishes ``group``'s messages, when it is
+    channels-redis's pub/sub layer on this process's Redis, else None.
+
+    channels-redis publishes a group message as one PUBLISH of the layer's serialized
+    message on ``<prefix>__group__<group>``; the committing thread does the same with its
+    commit notice (``games.live.publisher``), without an event loop or a thread switch.
+    tests/unit/live/test_group_channel.py holds this to the library's own naming.
+    """
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return None
+    config = layer._kwargs
+    if config.get("hosts") != [settings.REDIS_URL]:
+        return None
+    return f"{config.get('prefix', 'asgi')}__group__{group}"
+
+
+def notify_table_groups(
+    notices: dict[str, dict[str, Any]], loop: asyncio.AbstractEventLoop
+) -> None:
+    """Tell each table's consumers, through the channel layer's own ``group_send``, that
+    its stream reached ``notices[table_id]["version"]``."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    sends = [
+        layer.group_send(table_group(table_id), group_message(notice))
+        for table_id, notice in notices.items()
+    ]
+    loop.run_until_complete(_all(sends))
+
+
+async def _all(sends: list[Any]) -> None:
+    for outcome in await asyncio.gather(*sends, return_exceptions=True):
+        if isinstance(outcome, BaseException):
+            logger.error("a group notice failed: %r", outcome)
 
 
 class Announcer:
-    """A thread that runs ``handler(*item, loop)`` for each submitted item, in order.
+    """A thread that runs ``handler(batch, loop)`` for the submitted items, in order.
 
     Each process has two: the dispatcher (Celery sends of bot turns) and the notifier
-    (group and Redis notices), so neither waits behind the other. Each owns a private
-    asyncio loop, so the channel layer keeps one Redis connection
-    instead of opening one per message; it never touches the database. Started lazily
-    (and again after a fork: Celery's prefork children), flushed at exit for up to two
-    seconds; a notice lost in a crash is repaired by the watchdog and by the consumers'
-    catch-up by version.
+    (group and Redis notices), so neither waits behind the other. The handler gets every
+    item queued by the time it runs, after waiting up to ``linger`` seconds for more: a
+    busy process then pays one Redis round trip for many commits instead of one each (the
+    notifier lingers 2 ms; the dispatcher does not). Each owns a private asyncio loop, so
+    the channel layer keeps one Redis connection instead of opening one per message; it
+    never touches the database. Started lazily (and again after a fork: Celery's prefork
+    children), flushed at exit for up to two seconds; a notice lost in a crash is repaired
+    by the watchdog and by the consumers' catch-up by version.
     """
 
-    def __init__(self, name: str, handler: Callable[..., None]) -> None:
+    MAX_BATCH = 200
+
+    def __init__(self, name: str, handler: Callable[..., None], linger: float = 0.0) -> None:
         self.pid = os.getpid()
         self.handler = handler
+        self.linger = linger
         self.queue: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
         self.idle = threading.Event()
         self.idle.set()
@@ -188,18 +261,39 @@ class Announcer:
         """Wait until every queued notice is announced; False on timeout."""
         return self.idle.wait(timeout)
 
+    def next_batch(self) -> tuple[list[tuple[Any, ...]], bool]:
+        """The next items (blocking for the first), and whether the thread should stop."""
+        item = self.queue.get()
+        if item is None:
+            return [], True
+        batch = [item]
+        deadline = time.monotonic() + self.linger
+        while len(batch) < self.MAX_BATCH:
+            try:
+                remaining = deadline - time.monotonic()
+                item = (
+                    self.queue.get(timeout=remaining) if remaining > 0 else self.queue.get_nowait()
+                )
+            except queue.Empty:
+                break
+            if item is None:
+                return batch, True
+            batch.append(item)
+        return batch, False
+
     def run(self) -> None:
         loop = asyncio.new_event_loop()
         try:
-            while True:
-                item = self.queue.get()
-                if item is None:
-                    return
+            stopping = False
+            while not stopping:
+                batch, stopping = self.next_batch()
+                if not batch:
+                    continue
                 try:
-                    self.handler(*item, loop)
+                    self.handler(batch, loop)
                 finally:
                     with self.lock:
-                        self.pending -= 1
+                        self.pending -= len(batch)
                         if self.pending == 0:
                             self.idle.set()
         finally:
@@ -209,6 +303,7 @@ class Announcer:
 DISPATCHER = "dispatcher"
 NOTIFIER = "notifier"
 HANDLERS: dict[str, Callable[..., None]] = {DISPATCHER: dispatch, NOTIFIER: notify}
+LINGER_SECONDS: dict[str, float] = {DISPATCHER: 0.0, NOTIFIER: 0.002}
 
 _announcer_lock = threading.Lock()
 _announcers: dict[str, Announcer] = {}
@@ -219,7 +314,7 @@ def announcer(name: str) -> Announcer:
     with _announcer_lock:
         current = _announcers.get(name)
         if current is None or current.pid != os.getpid():
-            current = _announcers[name] = Announcer(name, HANDLERS[name])
+            current = _announcers[name] = Announcer(name, HANDLERS[name], LINGER_SECONDS[name])
         return current
 
 
@@ -230,10 +325,17 @@ def flush_announcements(timeout: float = 2.0) -> bool:
         remaining = max(0.0, deadline - time.monotonic())
         if current.pid == os.getpid() and not current.flush(remaining):
             return False
-    return True
+    # The notifier's group sends may queue nothing here; the publisher is flushed last.
+    return flush_publisher(max(0.0, deadline - time.monotonic()))
 
 
 atexit.register(flush_announcements)
+
+
+def parse_commit_notices(data: bytes | str) -> list[dict[str, Any]]:
+    """The notices of one message on ``commits_channel()`` (a JSON array of notices)."""
+    decoded = orjson.loads(data)
+    return decoded if isinstance(decoded, list) else [decoded]
 
 
 class CommitNotices:
@@ -266,7 +368,7 @@ class CommitNotices:
             message = self._pubsub.get_message(timeout=timeout)
             while message is not None:
                 if message.get("type") == "message":
-                    notices.append(json.loads(message["data"]))
+                    notices += parse_commit_notices(message["data"])
                 message = self._pubsub.get_message(timeout=0)
         except (redis.RedisError, OSError):
             logger.warning("lost the subscription to %s; resubscribing", commits_channel())

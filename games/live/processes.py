@@ -27,6 +27,9 @@ class ProcessFailed(RuntimeError):
     """A managed process exited or did not become ready; the message ends with its log."""
 
 
+PSYCOPG_ONLY_OPTIONS = frozenset({"prepare_threshold", "server_side_binding", "pool"})
+
+
 def database_url(settings_dict: Mapping[str, Any]) -> str:
     """A ``postgresql://`` URL for a Django ``DATABASES`` entry (as its configured user)."""
     user = quote(str(settings_dict.get("USER") or ""), safe="")
@@ -35,7 +38,13 @@ def database_url(settings_dict: Mapping[str, Any]) -> str:
     port = settings_dict.get("PORT") or "5432"
     credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
     url = f"postgresql://{credentials}{host}:{port}/{quote(str(settings_dict['NAME']), safe='')}"
-    options = settings_dict.get("OPTIONS") or {}
+    # Only libpq's connection parameters: the child derives psycopg's own options (such as
+    # prepare_threshold) from its settings, as this process did.
+    options = {
+        key: value
+        for key, value in (settings_dict.get("OPTIONS") or {}).items()
+        if key not in PSYCOPG_ONLY_OPTIONS
+    }
     if options:
         url += "?" + "&".join(
             f"{key}={quote(str(value), safe='')}" for key, value in options.items()

@@ -121,6 +121,21 @@ DATABASES = {
         "TEST": {"NAME": env_str("SPADES_TEST_DB_NAME", "test_spades")},
     }
 }
+# Server-side prepared statements, used only by the event store's append (the one hot
+# statement; Django's own queries bind on the client and never prepare). psycopg needs a
+# threshold set on the connection for any preparation; Django leaves it unset for
+# transaction-mode poolers, so set DB_PREPARED_STATEMENTS=false behind such a pooler.
+_db_options = DATABASES["default"]["OPTIONS"]
+if "prepare_threshold" in _db_options:  # given in the URL's query string: text
+    try:
+        _db_options["prepare_threshold"] = int(_db_options["prepare_threshold"])
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"prepare_threshold in {_db_env} must be a whole number, "
+            f"got {_db_options['prepare_threshold']!r}"
+        ) from None
+elif env_bool("DB_PREPARED_STATEMENTS", True):
+    _db_options["prepare_threshold"] = 5
 # Always validate the runtime URL too, so a bad DATABASE_URL fails at start-up even when
 # migrations run as the owner.
 parse_database_url(env_str("DATABASE_URL", DEFAULT_APP_DATABASE_URL), env_name="DATABASE_URL")

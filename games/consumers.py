@@ -27,7 +27,7 @@ import asyncio
 import os
 import time
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 import orjson
@@ -69,12 +69,13 @@ def _load_state(table_id: str, viewer: Any) -> dict[str, Any] | None:
 
 
 def _load_events(
-    table_id: str, viewer: Any, after: int
+    table_id: str, viewer: Any, after: int, notified: Sequence[Any] = ()
 ) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
-    """(version, the viewer's events in (after, version], the viewer's view at version)."""
+    """(version, the viewer's events in (after, version], the viewer's view at version);
+    ``notified``: the events a commit notice carried, if any."""
     from games.live.views import events_since
 
-    return events_since(table_id, viewer, after)
+    return events_since(table_id, viewer, after, notified)
 
 
 _table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -205,8 +206,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """Group notice: the stream reached ``message["version"]``."""
         if self.last_sent is None or int(message["version"]) <= self.last_sent:
             return
+        notified = message.get("events")
         await self.send_events(
-            committed_at=message.get("committed_at"), at_least=int(message["version"])
+            committed_at=message.get("committed_at"),
+            at_least=int(message["version"]),
+            notified=notified if isinstance(notified, list) else (),
         )
 
     async def send_events(
@@ -216,15 +220,21 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         committed_at: float | None = None,
         after: int | None = None,
         at_least: int | None = None,
+        notified: Sequence[Any] = (),
     ) -> None:
         """Send the viewer's events after ``last_sent`` (or ``after``) with the view, if
         there are any. One send at a time per connection, whoever asks (a group notice,
         the client, the resync)."""
         async with self.sending:
-            await self._send_events(force, committed_at, after, at_least)
+            await self._send_events(force, committed_at, after, at_least, notified)
 
     async def _send_events(
-        self, force: bool, committed_at: float | None, after: int | None, at_least: int | None
+        self,
+        force: bool,
+        committed_at: float | None,
+        after: int | None,
+        at_least: int | None,
+        notified: Sequence[Any] = (),
     ) -> None:
         if after is None:
             assert self.last_sent is not None
@@ -236,7 +246,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
                 loaded = shared_update(self.table_id, self.viewer, after, at_least)
             if loaded is None:
-                loaded = await load_events(self.table_id, self.viewer, after)
+                loaded = await load_events(self.table_id, self.viewer, after, notified)
         version, events, view = loaded
         if version < after:
             self.last_sent = version

@@ -125,10 +125,12 @@ def on_events_committed(
             logger.exception("bot check after %s v%s failed", stream_id, notice["version"])
     if bot_version is not None:
         announcer(DISPATCHER).submit((table_id, bot_version))
-    publish_notice(notice, table_id)
+    publish_notice(notice, table_id, events)
 
 
-def publish_notice(notice: dict[str, Any], table_id: str | None) -> None:
+def publish_notice(
+    notice: dict[str, Any], table_id: str | None, events: Sequence[Any] = ()
+) -> None:
     """Queue a commit's notices for the publisher thread: the group message (when the
     channel layer can be published to directly, else it goes through the layer on the
     notifier thread) and the commits channel's."""
@@ -137,7 +139,7 @@ def publish_notice(notice: dict[str, Any], table_id: str | None) -> None:
         layer = get_channel_layer()
         channel = pubsub_group_channel(layer, table_group(table_id)) if layer else None
         if channel is not None:
-            messages.append((channel, layer.serialize(group_message(notice))))
+            messages.append((channel, layer.serialize(group_message(notice, events))))
         elif layer is not None:
             announcer(NOTIFIER).submit((notice, table_id))
     messages.append((commits_channel(), orjson.dumps([notice])))
@@ -173,13 +175,24 @@ def notify(batch: list[tuple[dict[str, Any], str]], loop: asyncio.AbstractEventL
         logger.exception("group notices for %d table(s) failed", len(newest))
 
 
-def group_message(notice: dict[str, Any]) -> dict[str, Any]:
-    """The Channels message a table's consumers get for a commit notice."""
-    return {
+# A commit of more events than this (a game's last card: the reveal) is not carried in
+# its group message; the consumers read it.
+MAX_NOTIFIED_EVENTS = 8
+
+
+def group_message(notice: dict[str, Any], events: Sequence[Any] = ()) -> dict[str, Any]:
+    """The Channels message a table's consumers get for a commit notice: the version, and
+    the commit's events (``StoredEvent.to_wire``) when there are few, so consumers whose
+    cached fold is at the version before need not read the stream (they check the events
+    against their hash chain first, ``games.selectors.views.chained_tail``)."""
+    message = {
         "type": GROUP_MESSAGE_TYPE,
         "version": notice["version"],
         "committed_at": notice["committed_at"],
     }
+    if events and len(events) <= MAX_NOTIFIED_EVENTS:
+        message["events"] = [event.to_wire() for event in events]
+    return message
 
 
 def pubsub_group_channel(layer: Any, group: str) -> str | None:

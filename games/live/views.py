@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -22,17 +23,26 @@ def table_state(table_id: str, viewer: Any) -> dict[str, Any] | None:
 
 
 def events_since(
-    table_id: str, viewer: Any, after: int
+    table_id: str, viewer: Any, after: int, notified: Sequence[Sequence[Any]] = ()
 ) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
     """(V, the viewer's events with ``after < version <= V``, the viewer's view at V).
 
-    One fold and one read (``games.selectors.views.viewer_update``), so the view and the
-    events are of one version. The rendering is kept for the table's other connections
+    One fold and at most one read (``games.selectors.views.viewer_update``), so the view
+    and the events are of one version; ``notified`` are the events a commit notice
+    carried (``StoredEvent.to_wire``), which spare the read when they chain onto the
+    cached fold. The rendering is kept for the table's other connections
     (:func:`shared_update`).
     """
+    from eventstore.store import StoredEvent
+    from games.models import stream_id_of
     from games.selectors.views import viewer_update
 
-    update = viewer_update(table_id, viewer, after_version=after)
+    events: list[StoredEvent] = []
+    try:
+        events = [StoredEvent.from_wire(stream_id_of(table_id), item) for item in notified]
+    except ValueError:
+        pass  # not what a notice carries: read the stream instead
+    update = viewer_update(table_id, viewer, after_version=after, notified=events)
     _rendered.keep(str(table_id), after, update)
     return update.version, update.events, update.view
 

@@ -261,8 +261,33 @@ class ViewerUpdate:
     events: list[dict[str, Any]]
 
 
-def viewer_update(table_id: object, viewer: Any, after_version: int = 0) -> ViewerUpdate:
-    """The viewer's view and events after ``after_version``, from ONE fold and ONE read.
+def chained_tail(
+    notified: Sequence[StoredEvent], version: int, head_hash: str
+) -> list[StoredEvent] | None:
+    """``notified`` if they are the events right after ``version``, whose event has hash
+    ``head_hash``: versions contiguous, each chained to the one before and hashing to its
+    stored hash (so they are exactly the stored events, as a read would give). Else None."""
+    if not notified or notified[0].version != version + 1:
+        return None
+    previous = head_hash
+    for offset, event in enumerate(notified):
+        if event.version != version + 1 + offset or event.prev_hash != previous:
+            return None
+        if event.expected_hash() != event.hash:
+            return None
+        previous = event.hash
+    return list(notified)
+
+
+def viewer_update(
+    table_id: object,
+    viewer: Any,
+    after_version: int = 0,
+    notified: Sequence[StoredEvent] = (),
+) -> ViewerUpdate:
+    """The viewer's view and events after ``after_version``, from ONE fold and ONE read
+    (or none: ``notified`` are events a commit notice carried, used when they chain onto
+    the cached fold, see :func:`chained_tail`).
 
     A committed cached fold is taken without reading the stream; the single read fetches
     the events from just before the older of (cached version, ``after_version``), checks
@@ -274,7 +299,17 @@ def viewer_update(table_id: object, viewer: Any, after_version: int = 0) -> View
     after_version = _valid_after(after_version)
     stream_id = stream_id_of(table_uuid)
     state, head_hash, verified = take_state(table_uuid, trust_committed=True)
-    if verified:
+    tail = None
+    if not verified and after_version == state.version:
+        tail = chained_tail(notified, state.version, head_hash)
+    if tail is not None:
+        # The commit notice carried the new events and they chain onto the cached head:
+        # the read would give exactly these (the viewer is at the cached version).
+        stored = tail
+        for event in stored:
+            state.apply(event.type, event.data)
+            head_hash = event.hash
+    elif verified:
         # Caught up by the cache (it read the stream): read the viewer's events only.
         wanted = state.version - after_version
         stored = (

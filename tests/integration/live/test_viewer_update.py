@@ -125,3 +125,58 @@ def test_connections_of_one_table_share_a_rendering_per_seat(settings: Any) -> N
     # A notice of a later version than the one rendered is never answered from it.
     play_moves(table.id, users, random.Random(9), limit=1)
     assert shared_update(table_id, None, after, version + 1) is None
+
+
+@pytest.mark.django_db
+def test_events_a_notice_carried_stand_in_for_the_read_only_if_they_chain(
+    settings: Any, django_assert_num_queries: Any
+) -> None:
+    from dataclasses import replace
+
+    from eventstore.store import StoredEvent
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    users = {seat: UserFactory() for seat in range(4)}
+    table = TableFactory(
+        creator=users[0],
+        rules=QUICK_RULES,
+        players={name: users[seat] for seat, name in enumerate(SEATS)},
+        started=True,
+        first_dealer="north",
+    )
+    viewers: list[Any] = [users[seat] for seat in range(4)] + [None]
+    stream_id = stream_id_of(table.id)
+    checks = 0
+
+    def check() -> None:
+        nonlocal checks
+        checks += 1
+        stream = read_stream(stream_id)
+        version = len(stream)
+        carried = min(3, version - 1)
+        before = version - carried
+        wire = [event.to_wire() for event in stream[before:]]
+        notified = [StoredEvent.from_wire(stream_id, item) for item in wire]
+        assert notified == stream[before:]
+        tampered = [replace(notified[0], data={**notified[0].data, "seat": 9}), *notified[1:]]
+        for viewer in viewers[checks % 2 :: 2]:
+            view = table_view(table.id, viewer)
+            # Chained onto the cached fold the viewer is at: no read at all.
+            prepare_cache(table.id, "current", before, None)
+            with django_assert_num_queries(0):
+                update = viewer_update(table.id, viewer, before, notified=notified)
+            assert update.version == version and update.view == view
+            assert update.events == events_for_viewer(table.id, viewer, before)
+            # Altered, not right after the cached fold, or the viewer behind it: a read.
+            for carried_events, after in (
+                (tampered, before),
+                (notified[1:], before),
+                (notified, before - 1),
+            ):
+                prepare_cache(table.id, "current", before, None)
+                update = viewer_update(table.id, viewer, after, notified=carried_events)
+                assert update.version == version and update.view == view
+                assert update.events == events_for_viewer(table.id, viewer, after)
+
+    play_moves(table.id, users, random.Random(11), limit=40, after_each=check)
+    assert checks >= 40

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import functools
+import threading
+import time
 import uuid
+from collections import OrderedDict
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,12 +18,37 @@ from games.domain.table import HUMAN, TableState
 from games.engine.seats import SEAT_NAMES, TEAM_NAMES
 from games.models import Table
 
+# Every rendering of a table with players shows their names; a WebSocket update is sent
+# for every commit, so names are kept for a while instead of read each time. A renamed
+# user shows under the old name for at most USERNAME_SECONDS.
+USERNAME_SECONDS = 30.0
+_USERNAMES_KEPT = 10_000
+_usernames_kept: OrderedDict[int, tuple[str, float]] = OrderedDict()
+_usernames_lock = threading.Lock()
+
 
 def _usernames(user_ids: list[int]) -> dict[int, str]:
     if not user_ids:
         return {}
-    User = get_user_model()
-    return dict(User.objects.filter(pk__in=user_ids).values_list("pk", User.USERNAME_FIELD))
+    now = time.monotonic()
+    names: dict[int, str] = {}
+    with _usernames_lock:
+        for user_id in user_ids:
+            kept = _usernames_kept.get(user_id)
+            if kept is not None and now - kept[1] < USERNAME_SECONDS:
+                names[user_id] = kept[0]
+    missing = [user_id for user_id in user_ids if user_id not in names]
+    if missing:
+        User = get_user_model()
+        read = dict(User.objects.filter(pk__in=missing).values_list("pk", User.USERNAME_FIELD))
+        with _usernames_lock:
+            for user_id, name in read.items():
+                _usernames_kept[user_id] = (name, now)
+                _usernames_kept.move_to_end(user_id)
+            while len(_usernames_kept) > _USERNAMES_KEPT:
+                _usernames_kept.popitem(last=False)
+        names.update(read)
+    return names
 
 
 def seat_rows(state: TableState, usernames: dict[int, str] | None = None) -> list[dict[str, Any]]:

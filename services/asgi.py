@@ -35,3 +35,12 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Load the URL patterns (and with them the views) now, then take everything loaded so
+# far out of the garbage collector's full collections (services/heap.py).
+from django.urls import get_resolver  # noqa: E402
+
+from services.heap import settle_after_startup  # noqa: E402
+
+get_resolver().url_patterns  # noqa: B018 - imported for its side effect
+settle_after_startup()

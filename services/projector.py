@@ -135,6 +135,9 @@ def main(argv: list[str] | None = None) -> None:
     import django
 
     django.setup()
+    from services.heap import settle_after_startup
+
+    settle_after_startup()
     projector = Projector(args.poll)
     signal.signal(signal.SIGTERM, projector.stop)
     signal.signal(signal.SIGINT, projector.stop)

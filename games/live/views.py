@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -38,10 +39,9 @@ def events_since(
     from games.selectors.views import viewer_update
 
     events: list[StoredEvent] = []
-    try:
+    # Anything that is not what a notice carries is ignored: the stream is read instead.
+    with contextlib.suppress(ValueError):
         events = [StoredEvent.from_wire(stream_id_of(table_id), item) for item in notified]
-    except ValueError:
-        pass  # not what a notice carries: read the stream instead
     update = viewer_update(table_id, viewer, after_version=after, notified=events)
     _rendered.keep(str(table_id), after, update)
     return update.version, update.events, update.view

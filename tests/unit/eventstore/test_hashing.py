@@ -47,7 +47,7 @@ def test_the_fast_encoding_is_the_standard_librarys_byte_for_byte(value: dict[st
 
 @pytest.mark.parametrize(
     "value",
-    [{"c": "\x01\x1f\x7f\n\t\"\\/"}, {"é": "♠ \u2028 \U0001f0a1"}, {"b": [True, None, -(2**63)]}],
+    [{"c": '\x01\x1f\x7f\n\t"\\/'}, {"é": "♠ \u2028 \U0001f0a1"}, {"b": [True, None, -(2**63)]}],
 )
 def test_the_fast_encoding_matches_on_escapes_and_unicode(value: dict[str, Any]) -> None:
     assert canonical_json(value) == stdlib_canonical_json(value)

@@ -566,7 +566,7 @@ def append(
                 stream_id, expected_version, prev_hash, batch, command_id, read_model
             )
             cursor.execute(sql, params)
-            inserted = cursor.fetchall()
+            inserted = sorted(cursor.fetchall(), key=lambda row: row[1])  # by version
         if not inserted:
             # The stream was not at the expected version and hash, or the command is known.
             cursor.execute(HEAD_SQL, {"stream": stream_id, "command": command_id})

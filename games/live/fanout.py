@@ -16,8 +16,8 @@ Three announcements:
 3. Redis pub/sub ``commits_channel()``: a JSON array of notices (one here); wakes the
    projector, and lets the live benchmark time commits.
 
-2 and 3 are PUBLISH commands the committing thread writes without waiting for the
-replies (``games.live.publisher``); with a channel layer other than channels-redis's
+2 and 3 are PUBLISH commands queued for this process's publisher thread, which sends them
+in batches (``games.live.publisher``); with a channel layer other than channels-redis's
 pub/sub one, 2 goes through the layer's ``group_send`` on the notifier thread.
 """
 

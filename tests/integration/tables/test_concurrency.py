@@ -154,3 +154,39 @@ def test_a_stale_cached_state_never_decides_wrongly(users):
     )
     assert result.version == before + 1
     assert Table.objects.get(id=table.id).version == before + 1
+
+
+def test_a_command_that_keeps_losing_races_holds_the_stream_on_its_last_try(
+    users: dict[int, Any], monkeypatch: Any
+) -> None:
+    from django.db import connection
+
+    from tests.factories import UserFactory
+
+    table_id = commands.create_table(actor=users[0], rules="standard").table_id
+    rivals = iter([(UserFactory(), "east"), (UserFactory(), "south"), (UserFactory(), "west")])
+    real_append = commands.append
+    tries: list[bool] = []
+    mine = threading.get_ident()
+
+    def append_after_a_rival(*args: Any, **kwargs: Any) -> Any:
+        # Before each optimistic try (autocommit), another player sits down and commits
+        # first, so the try finds the stream moved; the last try runs in a transaction.
+        if threading.get_ident() != mine:  # the rival's own command
+            return real_append(*args, **kwargs)
+        tries.append(connection.in_atomic_block)
+        if not connection.in_atomic_block:
+            user, seat = next(rivals)
+            race([partial(commands.take_seat, table_id, actor=user, seat=seat)])
+        return real_append(*args, **kwargs)
+
+    monkeypatch.setattr(commands, "append", append_after_a_rival)
+    taken = commands.take_seat(table_id, actor=users[1], seat="north")
+
+    assert tries == [False] * (commands.RETRIES - 1) + [True]
+    forget(table_id)
+    with reading_state(table_id) as state:
+        assert state.players[0] == users[1].pk
+        assert state.version == taken.version
+    types = [event.type for event in read_stream(f"table-{table_id}")]
+    assert types.count("SeatTaken") == commands.RETRIES

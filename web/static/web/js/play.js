@@ -73,6 +73,8 @@ async function showSetup() {
     app.presets = fillPresetSelect($("setup-preset"), await loadPresets(), "standard");
     onPresetChange();
   }
+  // Enabled only once the rules list is filled: a click before would send no preset.
+  $("start-game").disabled = false;
   await offerContinue();
 }
 
@@ -195,7 +197,7 @@ async function startGame(event) {
 
 /** ``{"preset": NAME}``, or ``{"rules": {"preset": NAME, ...changes}}`` for custom rules. */
 function rulesChoice() {
-  const name = $("setup-preset").value;
+  const name = $("setup-preset").value || "standard";
   const changes = ruleChanges(chosenRules(), presetRules());
   return Object.keys(changes).length ? { rules: { preset: name, ...changes } } : { preset: name };
 }

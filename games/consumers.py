@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 import orjson
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.live.auth import query_parameters
@@ -124,6 +125,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     table_id: str
     viewer: Any
     last_sent: int | None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its ``aclose_old_connections()`` before every
+        handler: that is a hop to the shared sync thread for each message (7.5% of the
+        web's samples at 50 busy tables, docs/benchmarks.md), and it tends connections
+        this consumer never uses: its database work runs in ``in_thread_pool``, whose
+        threads keep their own connections sound."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:
@@ -242,9 +254,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         async with table_lock(self.table_id):
             loaded = None
             if at_least is not None:
-                from games.live.views import shared_update
+                from games.live.views import notified_events, shared_update
 
                 loaded = shared_update(self.table_id, self.viewer, after, at_least)
+                if loaded is None and notified:
+                    # Pure CPU when it succeeds: cheaper here than a hop to a pool thread.
+                    loaded = notified_events(self.table_id, self.viewer, after, notified)
             if loaded is None:
                 loaded = await load_events(self.table_id, self.viewer, after, notified)
         version, events, view = loaded

@@ -47,6 +47,27 @@ def events_since(
     return update.version, update.events, update.view
 
 
+def notified_events(
+    table_id: str, viewer: Any, after: int, notified: Sequence[Sequence[Any]]
+) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:
+    """:func:`events_since` from the events a commit notice carried, without the database
+    (``games.selectors.views.notified_update``), or None when that needs a read. Safe to
+    call on the event loop."""
+    from eventstore.store import StoredEvent
+    from games.models import stream_id_of
+    from games.selectors.views import notified_update
+
+    try:
+        events = [StoredEvent.from_wire(stream_id_of(table_id), item) for item in notified]
+    except ValueError:
+        return None
+    update = notified_update(table_id, viewer, after, events) if events else None
+    if update is None:
+        return None
+    _rendered.keep(str(table_id), after, update)
+    return update.version, update.events, update.view
+
+
 def shared_update(
     table_id: str, viewer: Any, after: int, at_least: int
 ) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:

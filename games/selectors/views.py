@@ -33,18 +33,20 @@ from games.engine.play import card_refusals
 from games.engine.seats import SEAT_NAMES, TEAM_NAMES, parse_seat, partner_of
 from games.engine.view import SeatView, seat_view
 from games.models import stream_id_of
-from games.services.read_model import seat_rows
+from games.services.read_model import kept_usernames, seat_rows
 from games.services.table_state import (
     fresh_state,
     parse_table_id,
     put_back,
     reading_state,
+    take_committed,
     take_state,
 )
 
 __all__ = [
     "ViewerUpdate",
     "events_for_viewer",
+    "notified_update",
     "table_view",
     "viewer_seat",
     "viewer_update",
@@ -148,7 +150,12 @@ def table_view(table_id: object, viewer: Any) -> dict[str, Any]:
         return _rendered_view(table_uuid, state, viewer_seat(state, viewer))
 
 
-def _rendered_view(table_uuid: uuid.UUID, state: TableState, seat: int | None) -> dict[str, Any]:
+def _rendered_view(
+    table_uuid: uuid.UUID,
+    state: TableState,
+    seat: int | None,
+    usernames: dict[int, str] | None = None,
+) -> dict[str, Any]:
     return {
         "id": str(table_uuid),
         "version": state.version,
@@ -157,7 +164,7 @@ def _rendered_view(table_uuid: uuid.UUID, state: TableState, seat: int | None) -
         "preset": {"name": state.preset_name, "version": state.preset_version},
         "turn_timer_seconds": state.turn_timer_seconds,
         "created_by": state.created_by,
-        "seats": seat_rows(state),
+        "seats": seat_rows(state, usernames),
         "your_seat": _seat_name(seat) if seat is not None else None,
         "first_dealer": _seat_name(state.first_dealer) if state.first_dealer is not None else None,
         "hand": _hand_view(state, seat),
@@ -277,6 +284,42 @@ def chained_tail(
             return None
         previous = event.hash
     return list(notified)
+
+
+def notified_update(
+    table_id: object, viewer: Any, after_version: int, notified: Sequence[StoredEvent]
+) -> ViewerUpdate | None:
+    """:func:`viewer_update` from a commit notice's events alone, or None when that needs
+    the database: no committed fold cached at ``after_version``, events that do not chain
+    onto it (:func:`chained_tail`), or a player's name not kept. Never touches the
+    database, so an async consumer can call it on its event loop (no thread hop)."""
+    table_uuid = parse_table_id(table_id)
+    taken = take_committed(table_uuid)
+    if taken is None:
+        return None
+    state, head_hash = taken
+    tail = None
+    usernames = None
+    if state.version == after_version:
+        tail = chained_tail(notified, state.version, head_hash)
+    if tail is not None:
+        for event in tail:
+            state.apply(event.type, event.data)
+            head_hash = event.hash
+        usernames = kept_usernames(state)
+    try:
+        if tail is None or usernames is None:
+            return None
+        seat = viewer_seat(state, viewer)
+        return ViewerUpdate(
+            state.version,
+            seat,
+            _rendered_view(table_uuid, state, seat, usernames),
+            _rendered_events(tail, state, seat),
+        )
+    finally:
+        # Committed: the events came from a commit notice and chain onto committed ones.
+        put_back(table_uuid, state, head_hash, committed=True)
 
 
 def viewer_update(

@@ -51,6 +51,22 @@ def _usernames(user_ids: list[int]) -> dict[int, str]:
     return names
 
 
+def kept_usernames(state: TableState) -> dict[int, str] | None:
+    """The names of the table's players if this process has them all (kept, not older than
+    ``USERNAME_SECONDS``), else None. Never reads the database."""
+    now = time.monotonic()
+    names: dict[int, str] = {}
+    with _usernames_lock:
+        for user_id in state.players:
+            if user_id is None:
+                continue
+            kept = _usernames_kept.get(user_id)
+            if kept is None or now - kept[1] >= USERNAME_SECONDS:
+                return None
+            names[user_id] = kept[0]
+    return names
+
+
 def seat_rows(state: TableState, usernames: dict[int, str] | None = None) -> list[dict[str, Any]]:
     """The seats as the read model and views show them."""
     players = [p for p in state.players if p is not None]

@@ -84,6 +84,18 @@ def take_state(table_id: uuid.UUID, trust_committed: bool = False) -> tuple[Tabl
     return state, head_hash, True
 
 
+def take_committed(table_id: uuid.UUID) -> tuple[TableState, str] | None:
+    """``(state, head_hash)`` of a committed cache entry, taken out of the cache, or None
+    (no entry, or one that may still roll back). Never reads the database."""
+    key = str(table_id)
+    with _lock:
+        entry = _cache.get(key)
+        if entry is None or not entry[2]:
+            return None
+        del _cache[key]
+    return entry[0], entry[1]
+
+
 def fresh_state(table_id: uuid.UUID) -> tuple[TableState, str]:
     """The table folded from its stream, ignoring the cache."""
     return _caught_up(table_id, None, "")

@@ -14,7 +14,13 @@ import pytest
 from eventstore.store import read_stream
 from games.domain.table import TableState
 from games.models import stream_id_of
-from games.selectors.views import events_for_viewer, table_view, viewer_update
+from games.selectors.views import (
+    events_for_viewer,
+    notified_update,
+    table_view,
+    viewer_update,
+)
+from games.services import read_model
 from games.services.table_state import forget, put_back
 from tests.factories import TableFactory, UserFactory
 from tests.integration.tables.helpers import QUICK_RULES, play_moves
@@ -167,6 +173,23 @@ def test_events_a_notice_carried_stand_in_for_the_read_only_if_they_chain(
                 update = viewer_update(table.id, viewer, before, notified=notified)
             assert update.version == version and update.view == view
             assert update.events == events_for_viewer(table.id, viewer, before)
+            # The same without the database at all (what the consumer tries on its loop),
+            # and None whenever that would need a read.
+            prepare_cache(table.id, "current", before, None)
+            with django_assert_num_queries(0):
+                offline = notified_update(table.id, viewer, before, notified)
+            assert offline == update
+            for how, carried_events, after, names_kept in (
+                ("none", notified, before, True),
+                ("current", tampered, before, True),
+                ("current", notified, before - 1, True),
+                ("current", notified, before, False),
+            ):
+                prepare_cache(table.id, how, before, None)
+                if not names_kept:
+                    read_model._usernames_kept.clear()
+                with django_assert_num_queries(0):
+                    assert notified_update(table.id, viewer, after, carried_events) is None
             # Altered, not right after the cached fold, or the viewer behind it: a read.
             for carried_events, after in (
                 (tampered, before),

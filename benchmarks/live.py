@@ -234,6 +234,21 @@ def expected_versions(table_id: str, after: int) -> list[int]:
     return [int(e["version"]) for e in events_for_viewer(table_id, None, after_version=after)]
 
 
+def worker_nice_env(nice: int | None) -> dict[str, str]:
+    """``$SPADES_WORKER_NICE`` for the workers when ``--worker-nice`` was given; otherwise
+    nothing, so they run with the platform's default (services/worker.py)."""
+    return {} if nice is None else {"SPADES_WORKER_NICE": str(nice)}
+
+
+def effective_worker_nice(nice: int | None) -> int:
+    """The nice level the workers ran at."""
+    from services.worker import DEFAULT_NICE
+
+    if nice is not None:
+        return nice
+    return int(os.environ.get("SPADES_WORKER_NICE", DEFAULT_NICE))
+
+
 def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str, Any]:
     import redis
     from django.conf import settings
@@ -269,7 +284,7 @@ def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str,
     for index in range(args.workers):
         processes.append(
             worker_process(
-                {**env, "LOG_LEVEL": "INFO", "SPADES_WORKER_NICE": str(args.worker_nice)},
+                {**env, "LOG_LEVEL": "INFO", **worker_nice_env(args.worker_nice)},
                 run_dir,
                 name=f"worker{index}",
                 concurrency=args.concurrency,
@@ -408,7 +423,7 @@ def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str,
         "workers": args.workers,
         "worker_concurrency": args.concurrency,
         "worker_pool": args.pool,
-        "worker_nice": args.worker_nice,
+        "worker_nice": effective_worker_nice(args.worker_nice),
         "listeners_per_table": args.listeners,
         "events": total_events,
         "seconds": round(duration, 2),
@@ -454,7 +469,10 @@ def main(argv: list[str] | None = None) -> None:
         "--listeners", type=int, default=1, help="WebSocket spectators per table (default 1)"
     )
     parser.add_argument(
-        "--worker-nice", type=int, default=0, help="workers' nice level ($SPADES_WORKER_NICE)"
+        "--worker-nice",
+        type=int,
+        default=None,
+        help="workers' nice level ($SPADES_WORKER_NICE; default: the platform's, 10)",
     )
     parser.add_argument("--redis-db", type=int, default=13, help="scratch Redis database")
     parser.add_argument("--timeout", type=float, default=600, help="seconds for all games")

@@ -21,3 +21,22 @@ def test_zero_leaves_the_priority_alone(monkeypatch: pytest.MonkeyPatch) -> None
     before = os.getpriority(os.PRIO_PROCESS, 0)
     lower_priority()
     assert os.getpriority(os.PRIO_PROCESS, 0) == before
+
+
+def test_by_default_the_worker_yields_the_cpu_to_the_web() -> None:
+    import subprocess
+    import sys
+
+    from services.worker import DEFAULT_NICE
+
+    script = (
+        "import os; from services.worker import lower_priority; "
+        "before = os.getpriority(os.PRIO_PROCESS, 0); lower_priority(); "
+        "print(os.getpriority(os.PRIO_PROCESS, 0) - before)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "SPADES_WORKER_NICE"}
+    raised = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    before = os.getpriority(os.PRIO_PROCESS, 0)
+    assert int(raised.stdout) == min(DEFAULT_NICE, 19 - before) > 0

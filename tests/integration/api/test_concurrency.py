@@ -13,7 +13,7 @@ from .conftest import event_count
 from .test_commands import turn_of
 
 # Each thread has its own connection, so the commits must be real (and visible to the others).
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("builtin_presets")]
 
 SENDERS = 6
 

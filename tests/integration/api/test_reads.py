@@ -94,7 +94,8 @@ def test_after_a_hand_its_deal_is_public(started_table: dict[str, Any], players:
     assert "deck" not in dealt[1]["data"]
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("builtin_presets")
 def test_ledger_of_a_played_hand(started_table: dict[str, Any], players: Players) -> None:
     table_id = started_table["id"]
     play_first_hand(table_id, players)

@@ -28,6 +28,17 @@ from tests.integration.tables.helpers import QUICK_RULES, play_moves
 SEATS = ("north", "east", "south", "west")
 
 
+def started_table(users: dict[int, Any], first_dealer: str) -> Any:
+    """A started table with ``users[0..3]`` seated north to west (quick rules)."""
+    return TableFactory(
+        creator=users[0],
+        rules=QUICK_RULES,
+        players={name: users[seat] for seat, name in enumerate(SEATS)},
+        started=True,
+        first_dealer=first_dealer,
+    )
+
+
 def committed_fold(table_id: Any, version: int) -> tuple[TableState, str]:
     """The table folded up to ``version`` (as a committed cache entry would hold it)."""
     state, head_hash = TableState(), ""
@@ -56,22 +67,10 @@ def prepare_cache(table_id: Any, how: str, version: int, other_table_id: Any) ->
 def test_viewer_update_is_table_view_plus_events_for_viewer(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     users = {seat: UserFactory() for seat in range(4)}
-    table = TableFactory(
-        creator=users[0],
-        rules=QUICK_RULES,
-        players={name: users[seat] for seat, name in enumerate(SEATS)},
-        started=True,
-        first_dealer="north",
-    )
+    table = started_table(users, "north")
     viewers: list[Any] = [users[seat] for seat in range(4)] + [None, UserFactory()]
     caches = ("none", "older", "current", "not_this_history")
-    other = TableFactory(
-        creator=users[0],
-        rules=QUICK_RULES,
-        players={name: users[seat] for seat, name in enumerate(SEATS)},
-        started=True,
-        first_dealer="east",
-    )
+    other = started_table(users, "east")
     play_moves(other.id, users, random.Random(6), limit=70)
     checks = 0
 
@@ -99,13 +98,7 @@ def test_connections_of_one_table_share_a_rendering_per_seat(settings: Any) -> N
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     users = {seat: UserFactory() for seat in range(4)}
-    table = TableFactory(
-        creator=users[0],
-        rules=QUICK_RULES,
-        players={name: users[seat] for seat, name in enumerate(SEATS)},
-        started=True,
-        first_dealer="north",
-    )
+    table = started_table(users, "north")
     play_moves(table.id, users, random.Random(8), limit=12)
     table_id = str(table.id)
     version = viewer_update(table_id, None).version
@@ -143,13 +136,7 @@ def test_events_a_notice_carried_stand_in_for_the_read_only_if_they_chain(
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     users = {seat: UserFactory() for seat in range(4)}
-    table = TableFactory(
-        creator=users[0],
-        rules=QUICK_RULES,
-        players={name: users[seat] for seat, name in enumerate(SEATS)},
-        started=True,
-        first_dealer="north",
-    )
+    table = started_table(users, "north")
     viewers: list[Any] = [users[seat] for seat in range(4)] + [None]
     stream_id = stream_id_of(table.id)
     checks = 0

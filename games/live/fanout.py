@@ -239,22 +239,21 @@ class Announcer:
     """A thread that runs ``handler(batch, loop)`` for the submitted items, in order.
 
     Each process has two: the dispatcher (Celery sends of bot turns) and the notifier
-    (group and Redis notices), so neither waits behind the other. The handler gets every
-    item queued by the time it runs, after waiting up to ``linger`` seconds for more: a
-    busy process then pays one Redis round trip for many commits instead of one each (the
-    notifier lingers 2 ms; the dispatcher does not). Each owns a private asyncio loop, so
-    the channel layer keeps one Redis connection instead of opening one per message; it
-    never touches the database. Started lazily (and again after a fork: Celery's prefork
-    children), flushed at exit for up to two seconds; a notice lost in a crash is repaired
-    by the watchdog and by the consumers' catch-up by version.
+    (group notices through a channel layer other than channels-redis's pub/sub one), so
+    neither waits behind the other. The handler gets every item queued by the time it
+    runs (the commit notices themselves are batched by ``games.live.publisher``). Each
+    owns a private asyncio loop, so the channel layer keeps one Redis connection instead
+    of opening one per message; it never touches the database. Started lazily (and again
+    after a fork: Celery's prefork children), flushed at exit for up to two seconds; a
+    notice lost in a crash is repaired by the watchdog and by the consumers' catch-up by
+    version.
     """
 
     MAX_BATCH = 200
 
-    def __init__(self, name: str, handler: Callable[..., None], linger: float = 0.0) -> None:
+    def __init__(self, name: str, handler: Callable[..., None]) -> None:
         self.pid = os.getpid()
         self.handler = handler
-        self.linger = linger
         self.queue: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
         self.idle = threading.Event()
         self.idle.set()
@@ -280,13 +279,9 @@ class Announcer:
         if item is None:
             return [], True
         batch = [item]
-        deadline = time.monotonic() + self.linger
         while len(batch) < self.MAX_BATCH:
             try:
-                remaining = deadline - time.monotonic()
-                item = (
-                    self.queue.get(timeout=remaining) if remaining > 0 else self.queue.get_nowait()
-                )
+                item = self.queue.get_nowait()
             except queue.Empty:
                 break
             if item is None:
@@ -316,7 +311,6 @@ class Announcer:
 DISPATCHER = "dispatcher"
 NOTIFIER = "notifier"
 HANDLERS: dict[str, Callable[..., None]] = {DISPATCHER: dispatch, NOTIFIER: notify}
-LINGER_SECONDS: dict[str, float] = {DISPATCHER: 0.0, NOTIFIER: 0.002}
 
 _announcer_lock = threading.Lock()
 _announcers: dict[str, Announcer] = {}
@@ -327,7 +321,7 @@ def announcer(name: str) -> Announcer:
     with _announcer_lock:
         current = _announcers.get(name)
         if current is None or current.pid != os.getpid():
-            current = _announcers[name] = Announcer(name, HANDLERS[name], LINGER_SECONDS[name])
+            current = _announcers[name] = Announcer(name, HANDLERS[name])
         return current
 
 

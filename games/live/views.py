@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -23,6 +22,19 @@ def table_state(table_id: str, viewer: Any) -> dict[str, Any] | None:
         raise
 
 
+def decoded_events(table_id: str, notified: Sequence[Sequence[Any]]) -> list[Any] | None:
+    """The ``StoredEvent``s a commit notice carried (``StoredEvent.to_wire``), or None if
+    they are not what a notice carries. Their content is checked later, against the fold's
+    hash chain (``games.selectors.views.chained_tail``)."""
+    from eventstore.store import StoredEvent
+    from games.models import stream_id_of
+
+    try:
+        return [StoredEvent.from_wire(stream_id_of(table_id), item) for item in notified]
+    except ValueError:
+        return None
+
+
 def events_since(
     table_id: str, viewer: Any, after: int, notified: Sequence[Sequence[Any]] = ()
 ) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
@@ -34,14 +46,10 @@ def events_since(
     cached fold. The rendering is kept for the table's other connections
     (:func:`shared_update`).
     """
-    from eventstore.store import StoredEvent
-    from games.models import stream_id_of
     from games.selectors.views import viewer_update
 
-    events: list[StoredEvent] = []
     # Anything that is not what a notice carries is ignored: the stream is read instead.
-    with contextlib.suppress(ValueError):
-        events = [StoredEvent.from_wire(stream_id_of(table_id), item) for item in notified]
+    events = decoded_events(table_id, notified) or []
     update = viewer_update(table_id, viewer, after_version=after, notified=events)
     _rendered.keep(str(table_id), after, update)
     return update.version, update.events, update.view
@@ -53,14 +61,9 @@ def notified_events(
     """:func:`events_since` from the events a commit notice carried, without the database
     (``games.selectors.views.notified_update``), or None when that needs a read. Safe to
     call on the event loop."""
-    from eventstore.store import StoredEvent
-    from games.models import stream_id_of
     from games.selectors.views import notified_update
 
-    try:
-        events = [StoredEvent.from_wire(stream_id_of(table_id), item) for item in notified]
-    except ValueError:
-        return None
+    events = decoded_events(table_id, notified)
     update = notified_update(table_id, viewer, after, events) if events else None
     if update is None:
         return None

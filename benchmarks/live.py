@@ -229,7 +229,7 @@ def start_games(table_ids: list[str], host: Any) -> float:
 
 def expected_versions(table_id: str, after: int) -> list[int]:
     """What a spectator may see of the table's stream after ``after`` (the REST filter)."""
-    from games.selectors.views import events_for_viewer
+    from games.selectors.visibility import events_for_viewer
 
     return [int(e["version"]) for e in events_for_viewer(table_id, None, after_version=after)]
 

@@ -8,7 +8,7 @@ Protocol (docs/live.md):
 - After every commit the server sends ``{"type": "events", "after": A, "version": V,
   "events": [...], "table": {...}}``: the viewer's events with ``A < version <= V``
   and the viewer's table view at V, from one fold and one read
-  (``games.selectors.views.viewer_update``: the same renderers as the REST API's
+  (``games.selectors.visibility.viewer_update``: the same renderers as the REST API's
   ``events_for_viewer`` and ``table_view``). ``after`` always equals the previous message's
   ``version``, so a client sees at once whether it missed something.
 - The client may send ``{"after": VERSION}`` at any time (a gap, or after reconnecting) and

@@ -12,6 +12,8 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from games.domain.streams import table_stream_id
+
 
 class Table(models.Model):
     """One table's current state, as of stream ``version``."""
@@ -60,12 +62,7 @@ class Table(models.Model):
     @property
     def stream_id(self) -> str:
         """The id of this table's event stream."""
-        return stream_id_of(self.id)
-
-
-def stream_id_of(table_id: uuid.UUID | str) -> str:
-    """The event stream of a table."""
-    return f"table-{table_id}"
+        return table_stream_id(self.id)
 
 
 class TableSecret(models.Model):

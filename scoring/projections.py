@@ -20,6 +20,7 @@ from uuid import UUID
 from eventstore.store import StoredEvent, read_stream
 from eventstore.subscriptions import CompactEvent, Projection
 from games.domain import events as ev
+from games.domain.streams import TABLE_STREAM_PREFIX
 from games.domain.table import TableState
 from games.engine.bidding import bid_label
 from games.engine.errors import IllegalMove
@@ -30,7 +31,6 @@ logger = logging.getLogger(__name__)
 
 Event = StoredEvent | CompactEvent
 
-STREAM_PREFIX = "table-"
 MAX_STATES = 5000
 
 
@@ -79,7 +79,7 @@ class ScoreLedgerProjection(Projection):
 
     def _fold(self, event: Event) -> LedgerHand | None:
         stream_id = event.stream_id
-        if not stream_id.startswith(STREAM_PREFIX) or stream_id in self._broken:
+        if not stream_id.startswith(TABLE_STREAM_PREFIX) or stream_id in self._broken:
             return None
         try:
             state = self._state_before(event)
@@ -116,7 +116,7 @@ def _ledger_row(stream_id: str, state: TableState, version: int) -> LedgerHand:
     if game.ledger.winner is not None and game.ledger.finished_after_hand == result.number:
         winner = TEAM_NAMES[game.ledger.winner]
     return LedgerHand(
-        table_id=UUID(stream_id.removeprefix(STREAM_PREFIX)),
+        table_id=UUID(stream_id.removeprefix(TABLE_STREAM_PREFIX)),
         hand_number=result.number,
         bids={SEAT_NAMES[s]: bid_label(hand.bids[s], hand.blind[s]) for s in range(4)},
         tricks={SEAT_NAMES[s]: hand.tricks_won[s] for s in range(4)},

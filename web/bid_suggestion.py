@@ -1,6 +1,6 @@
 """The bid suggestion for the viewer's own bidding turn (a selector: reads, writes nothing).
 
-``games.selectors.views.table_view`` carries no suggestion, so the client asks for it here.
+``games.selectors.visibility.table_view`` carries no suggestion, so the client asks for it here.
 The suggestion is computed from the viewer's own ``SeatView`` only (the same view bots
 decide from), so it cannot leak anyone else's cards.
 """
@@ -15,7 +15,7 @@ from games.engine.cards import card_name
 from games.engine.hand import BIDDING
 from games.engine.seats import SEAT_NAMES
 from games.engine.view import seat_view
-from games.selectors.views import viewer_seat
+from games.selectors.visibility import viewer_seat
 from games.services.errors import CommandRejected
 from games.services.table_state import reading_state
 

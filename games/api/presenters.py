@@ -10,7 +10,7 @@ from rest_framework import serializers
 from games.api.fields import JsonObjectField
 from games.engine.seats import SEAT_NAMES
 from games.models import Table
-from games.selectors import views as table_selectors
+from games.selectors import visibility as table_selectors
 
 
 def command_result(result: Any, viewer: Any) -> dict[str, Any]:

@@ -149,7 +149,7 @@ class StoredEventSerializer(serializers.Serializer[Any]):
 
 
 class TableViewSerializer(serializers.Serializer[Any]):
-    """The table as one viewer may see it (``games.selectors.views.table_view``)."""
+    """The table as one viewer may see it (``games.selectors.visibility.table_view``)."""
 
     id = serializers.CharField()
     version = serializers.IntegerField()

@@ -34,7 +34,7 @@ from games.api.serializers import (
     PlaySerializer,
     TableViewSerializer,
 )
-from games.selectors import views as table_selectors
+from games.selectors import visibility as table_selectors
 from games.services import commands
 from games.services.export import export_table
 from services.api.schema import IDEMPOTENCY_KEY, PROBLEM

@@ -108,7 +108,7 @@ def on_events_committed(
     if not events:
         return
     notice = commit_notice(stream_id, events, time.time())
-    from games.live.streams import table_id_of_stream
+    from games.domain.streams import table_id_of_stream
 
     table_id = context.get("table_id") if context else None
     if table_id is None:
@@ -184,7 +184,7 @@ def group_message(notice: dict[str, Any], events: Sequence[Any] = ()) -> dict[st
     """The Channels message a table's consumers get for a commit notice: the version, and
     the commit's events (``StoredEvent.to_wire``) when there are few, so consumers whose
     cached fold is at the version before need not read the stream (they check the events
-    against their hash chain first, ``games.selectors.views.chained_tail``)."""
+    against their hash chain first, ``games.selectors.visibility.chained_tail``)."""
     message = {
         "type": GROUP_MESSAGE_TYPE,
         "version": notice["version"],

@@ -15,17 +15,10 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from games.live.streams import TABLE_STREAM_PREFIX
-
 PLAYING = "playing"
 PASSING = "passing"
 BOT = "bot"
 HUMAN = "human"
-
-
-def stream_of_table(table_id: object) -> str:
-    """The event stream id of a table."""
-    return f"{TABLE_STREAM_PREFIX}{table_id}"
 
 
 def bot_is_due(kind: str | None, acting_seats: list[int], seats: list[dict[str, Any]]) -> bool:

@@ -1,5 +1,5 @@
 """What a WebSocket consumer sends, through the ONE per-viewer filter of the REST API
-(``games.selectors.views``): the viewer's table view and events."""
+(``games.selectors.visibility``): the viewer's table view and events."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 def table_state(table_id: str, viewer: Any) -> dict[str, Any] | None:
     """The viewer's ``table_view``, or None when there is no such table."""
-    from games.selectors.views import table_view
+    from games.selectors.visibility import table_view
     from games.services.errors import CommandRejected
 
     try:
@@ -25,12 +25,12 @@ def table_state(table_id: str, viewer: Any) -> dict[str, Any] | None:
 def decoded_events(table_id: str, notified: Sequence[Sequence[Any]]) -> list[Any] | None:
     """The ``StoredEvent``s a commit notice carried (``StoredEvent.to_wire``), or None if
     they are not what a notice carries. Their content is checked later, against the fold's
-    hash chain (``games.selectors.views.chained_tail``)."""
+    hash chain (``games.selectors.visibility.chained_tail``)."""
     from eventstore.store import StoredEvent
-    from games.models import stream_id_of
+    from games.domain.streams import table_stream_id
 
     try:
-        return [StoredEvent.from_wire(stream_id_of(table_id), item) for item in notified]
+        return [StoredEvent.from_wire(table_stream_id(table_id), item) for item in notified]
     except ValueError:
         return None
 
@@ -40,13 +40,13 @@ def events_since(
 ) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
     """(V, the viewer's events with ``after < version <= V``, the viewer's view at V).
 
-    One fold and at most one read (``games.selectors.views.viewer_update``), so the view
+    One fold and at most one read (``games.selectors.visibility.viewer_update``), so the view
     and the events are of one version; ``notified`` are the events a commit notice
     carried (``StoredEvent.to_wire``), which spare the read when they chain onto the
     cached fold. The rendering is kept for the table's other connections
     (:func:`shared_update`).
     """
-    from games.selectors.views import viewer_update
+    from games.selectors.visibility import viewer_update
 
     # Anything that is not what a notice carries is ignored: the stream is read instead.
     events = decoded_events(table_id, notified) or []
@@ -59,9 +59,9 @@ def notified_events(
     table_id: str, viewer: Any, after: int, notified: Sequence[Sequence[Any]]
 ) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:
     """:func:`events_since` from the events a commit notice carried, without the database
-    (``games.selectors.views.notified_update``), or None when that needs a read. Safe to
+    (``games.selectors.visibility.notified_update``), or None when that needs a read. Safe to
     call on the event loop."""
-    from games.selectors.views import notified_update
+    from games.selectors.visibility import notified_update
 
     events = decoded_events(table_id, notified)
     update = notified_update(table_id, viewer, after, events) if events else None
@@ -80,7 +80,7 @@ def shared_update(
     The four seats and the spectators of a table each get one rendering per commit, not
     one per connection. No database work: safe to call on the event loop.
     """
-    from games.selectors.views import viewer_user_id
+    from games.selectors.visibility import viewer_user_id
 
     shared = _rendered.find(str(table_id), at_least, after, viewer_user_id(viewer))
     if shared is None:

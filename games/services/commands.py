@@ -37,10 +37,11 @@ from games.domain import decisions
 from games.domain import events as ev
 from games.domain.decisions import parse_seat_arg
 from games.domain.errors import TableRefusal
+from games.domain.streams import table_stream_id
 from games.domain.table import TableState, seed_commitment
 from games.engine.errors import IllegalMove
 from games.engine.rules import RulesError
-from games.models import TableSecret, stream_id_of
+from games.models import TableSecret
 from scoring.services.presets import resolve
 
 from .actors import Actor, actor_metadata, actor_ref
@@ -82,7 +83,7 @@ class CommandResult:
     """What a command appended: the table, its version after the command, the events.
 
     ``events`` are the raw stored events (deck orders included): never send them to a
-    client; render ``games.selectors.views`` for the viewer instead.
+    client; render ``games.selectors.visibility`` for the viewer instead.
     """
 
     table_id: uuid.UUID
@@ -109,7 +110,7 @@ def _new_events(domain_events: Sequence[ev.DomainEvent], actor: Actor) -> list[N
 
 
 def _duplicate(table_id: uuid.UUID, command_id: str) -> CommandResult | None:
-    stream_id = stream_id_of(table_id)
+    stream_id = table_stream_id(table_id)
     if not Event.objects.filter(stream_id=stream_id, command_id=command_id).exists():
         return None
     # The store answers a known command id with the first result and appends nothing.
@@ -166,7 +167,7 @@ def _run(
                 # Optimistic tries lost to other writers (bots can move every few
                 # milliseconds): the last try holds the stream, so it cannot lose again.
                 with transaction.atomic():
-                    lock_stream(stream_id_of(table_uuid))
+                    lock_stream(table_stream_id(table_uuid))
                     forget(table_uuid)
                     return _attempt(
                         table_uuid, actor, decide, None, cid, needs_seed, after_append, True
@@ -229,7 +230,7 @@ def _attempt(
                 verified = True
                 continue
             put_back(table_id, state, head_hash, committed=False)
-            raise WrongExpectedVersion(stream_id_of(table_id), expected, state.version)
+            raise WrongExpectedVersion(table_stream_id(table_id), expected, state.version)
         base_version = state.version
         seed = _seed(table_id) if needs_seed is not None and needs_seed(state) else None
         try:
@@ -255,7 +256,7 @@ def _attempt(
     if single_statement:
         # Committed when append returns (autocommit); a refused append changed nothing.
         result = append(
-            stream_id_of(table_id),
+            table_stream_id(table_id),
             base_version,
             _new_events(domain_events, actor),
             command_id=command_id,
@@ -267,7 +268,7 @@ def _attempt(
             put_back(table_id, state, result.events[-1].hash, committed=True)
         return _result(table_id, result)
     result = append(
-        stream_id_of(table_id),
+        table_stream_id(table_id),
         base_version,
         _new_events(domain_events, actor),
         command_id=command_id,
@@ -360,7 +361,7 @@ def create_table(
     with transaction.atomic():
         try:
             result = append(
-                stream_id_of(table_id), 0, _new_events(domain_events, actor), command_id=cid
+                table_stream_id(table_id), 0, _new_events(domain_events, actor), command_id=cid
             )
         except WrongExpectedVersion:  # pragma: no cover - only a uuid5 collision gets here
             raise CommandRejected("table_exists", "That table exists already.", 409) from None

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from eventstore.store import StoredEvent
 from eventstore.verification import Problem
 from games.domain import events as ev
+from games.domain.streams import table_id_of_stream
 from games.domain.table import TableState, seed_commitment
 from games.engine.cards import card_name
 from games.engine.deal import shuffled_deck
@@ -24,7 +25,7 @@ CHECK = "deal commitment"
 
 def check_deals(stream_id: str, events: Sequence[StoredEvent]) -> Problem | None:
     """The first problem with the deals of a table stream, or None."""
-    if not stream_id.startswith("table-"):
+    if table_id_of_stream(stream_id) is None:
         return None
     state = TableState()
     for event in events:

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import connection
 
+from games.domain.streams import table_stream_id
 from games.engine.record import record_from_game
 
 from .table_state import parse_table_id, put_back, take_state
@@ -28,7 +29,7 @@ def export_table(table_id: object) -> dict[str, Any]:
             record = {"rules": dict(state.rules_snapshot), "hands": []}
         record["table"] = {
             "id": str(table_uuid),
-            "stream_id": f"table-{table_uuid}",
+            "stream_id": table_stream_id(table_uuid),
             "version": state.version,
             "status": state.status,
             "preset": {"name": state.preset_name, "version": state.preset_version},

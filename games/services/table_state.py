@@ -27,8 +27,8 @@ from contextlib import contextmanager
 from django.db import connection
 
 from eventstore.store import read_stream
+from games.domain.streams import table_stream_id
 from games.domain.table import TableState
-from games.models import stream_id_of
 
 from .errors import CommandRejected
 
@@ -52,7 +52,7 @@ def parse_table_id(table_id: object) -> uuid.UUID:
 def _caught_up(
     table_id: uuid.UUID, state: TableState | None, head_hash: str
 ) -> tuple[TableState, str]:
-    stream_id = stream_id_of(table_id)
+    stream_id = table_stream_id(table_id)
     events = None
     if state is not None:
         tail = read_stream(stream_id, after_version=state.version - 1)

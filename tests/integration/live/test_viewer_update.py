@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from eventstore.store import read_stream
+from games.domain.streams import table_stream_id
 from games.domain.table import TableState
-from games.models import stream_id_of
-from games.selectors.views import (
+from games.selectors.visibility import (
     events_for_viewer,
     notified_update,
     table_view,
@@ -42,7 +42,7 @@ def started_table(users: dict[int, Any], first_dealer: str) -> Any:
 def committed_fold(table_id: Any, version: int) -> tuple[TableState, str]:
     """The table folded up to ``version`` (as a committed cache entry would hold it)."""
     state, head_hash = TableState(), ""
-    for event in read_stream(stream_id_of(table_id), limit=version):
+    for event in read_stream(table_stream_id(table_id), limit=version):
         state.apply(event.type, event.data)
         head_hash = event.hash
     return state, head_hash
@@ -138,7 +138,7 @@ def test_events_a_notice_carried_stand_in_for_the_read_only_if_they_chain(
     users = {seat: UserFactory() for seat in range(4)}
     table = started_table(users, "north")
     viewers: list[Any] = [users[seat] for seat in range(4)] + [None]
-    stream_id = stream_id_of(table.id)
+    stream_id = table_stream_id(table.id)
     checks = 0
 
     def check() -> None:

@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from websockets.sync.client import connect
 
-from games.selectors.views import events_for_viewer
+from games.selectors.visibility import events_for_viewer
 from tests.integration.live.conftest import (
     SEAT_NAMES,
     SHORT_RULES,

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 
 from eventstore.store import read_stream
 from games.domain import events as ev
+from games.domain.streams import table_stream_id
 from games.engine.cards import parse_card
 from games.engine.deal import deal_deck
 from games.engine.seats import parse_seat, partner_of
-from games.models import stream_id_of
-from games.selectors.views import events_for_viewer, table_view
+from games.selectors.visibility import events_for_viewer, table_view
 from games.services.table_state import reading_state
 from tests.factories import TableFactory
 from tests.integration.tables.helpers import play_moves
@@ -65,7 +65,7 @@ class Knowledge:
         with reading_state(table_id) as state:
             assert state.game is not None
             eligible = [list(hand.blind_eligible) for hand in state.game.hands]
-        for event in read_stream(stream_id_of(table_id)):
+        for event in read_stream(table_stream_id(table_id)):
             data = event.data
             if event.type == ev.HAND_DEALT:
                 deck = [parse_card(c) for c in data["deck"]]

@@ -25,6 +25,7 @@ from django.db import connection
 
 from eventstore.store import StoredEvent, read_stream
 from games.domain import events as ev
+from games.domain.streams import table_stream_id
 from games.domain.table import TableState
 from games.engine.bidding import bid_label, legal_bids, may_bid_blind_nil
 from games.engine.cards import card_name, names_in
@@ -32,7 +33,6 @@ from games.engine.hand import NO_BID, PHASE_NAMES, PLAYING
 from games.engine.play import card_refusals
 from games.engine.seats import SEAT_NAMES, TEAM_NAMES, parse_seat, partner_of
 from games.engine.view import SeatView, seat_view
-from games.models import stream_id_of
 from games.services.read_model import kept_usernames, seat_rows
 from games.services.table_state import (
     fresh_state,
@@ -246,7 +246,7 @@ def events_for_viewer(
         if limit is not None:
             wanted = min(wanted, max(limit, 0))
         stored = (
-            read_stream(stream_id_of(table_uuid), after_version=after_version, limit=wanted)
+            read_stream(table_stream_id(table_uuid), after_version=after_version, limit=wanted)
             if wanted > 0
             else []
         )
@@ -340,7 +340,7 @@ def viewer_update(
     """
     table_uuid = parse_table_id(table_id)
     after_version = _valid_after(after_version)
-    stream_id = stream_id_of(table_uuid)
+    stream_id = table_stream_id(table_uuid)
     state, head_hash, verified = take_state(table_uuid, trust_committed=True)
     tail = None
     if not verified and after_version == state.version:

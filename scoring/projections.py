@@ -22,9 +22,9 @@ from eventstore.subscriptions import CompactEvent, Projection
 from games.domain import events as ev
 from games.domain.streams import TABLE_STREAM_PREFIX
 from games.domain.table import TableState
-from games.engine.bidding import bid_label
 from games.engine.errors import IllegalMove
-from games.engine.seats import SEAT_NAMES, TEAM_NAMES
+from games.engine.hand_summary import hand_summary
+from games.engine.seats import TEAM_NAMES
 from scoring.models import LedgerHand
 
 logger = logging.getLogger(__name__)
@@ -109,7 +109,7 @@ def _ledger_row(stream_id: str, state: TableState, version: int) -> LedgerHand:
     game = state.game
     assert game is not None
     result = game.ledger.hands[-1]
-    hand = game.hands[result.number - 1]
+    summary = hand_summary(game.hands[result.number - 1])
     teams = result.as_dict()
     after = {team.team: team for team in result.teams}
     winner = None
@@ -118,8 +118,8 @@ def _ledger_row(stream_id: str, state: TableState, version: int) -> LedgerHand:
     return LedgerHand(
         table_id=UUID(stream_id.removeprefix(TABLE_STREAM_PREFIX)),
         hand_number=result.number,
-        bids={SEAT_NAMES[s]: bid_label(hand.bids[s], hand.blind[s]) for s in range(4)},
-        tricks={SEAT_NAMES[s]: hand.tricks_won[s] for s in range(4)},
+        bids=summary.bids,
+        tricks=summary.tricks,
         teams=teams,
         total_north_south=after[0].total,
         total_east_west=after[1].total,

@@ -2,7 +2,7 @@
 
 :class:`TableState` is the only interpretation of a table's stream: the command services
 decide against it, the views filter it, the ledger projection and the export read its
-:class:`~games.engine.game.Game`.  Applying an event validates it first and changes the
+:class:`~scoring.core.game.Game`.  Applying an event validates it first and changes the
 state only when it is acceptable, with the engine's own refusal when it is not, so an
 event the engine would refuse can never be folded into a state.
 """
@@ -16,12 +16,12 @@ from typing import Any, Protocol
 from games.engine.bidding import look_at_cards, parse_bid, place_bid
 from games.engine.cards import parse_card
 from games.engine.deal import DealError, deal_deck
-from games.engine.game import Game
 from games.engine.hand import BIDDING, COMPLETE, NO_SEAT, PASSING, PHASE_NAMES, PLAYING, HandState
 from games.engine.passing import pass_cards
 from games.engine.play import play_card
 from games.engine.rules import Rules, rules_from_spec
 from games.engine.seats import SEAT_NAMES, parse_seat
+from scoring.core.game import Game
 
 from . import events as ev
 from .errors import TableRefusal

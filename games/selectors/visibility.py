@@ -27,9 +27,10 @@ from eventstore.store import StoredEvent, read_stream
 from games.domain import events as ev
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState
-from games.engine.bidding import bid_label, legal_bids, may_bid_blind_nil
+from games.engine.bidding import legal_bids, may_bid_blind_nil
 from games.engine.cards import card_name, names_in
-from games.engine.hand import NO_BID, PHASE_NAMES, PLAYING
+from games.engine.hand import PHASE_NAMES, PLAYING
+from games.engine.hand_summary import hand_summary
 from games.engine.play import card_refusals
 from games.engine.seats import SEAT_NAMES, TEAM_NAMES, parse_seat, partner_of
 from games.engine.view import SeatView, seat_view
@@ -80,23 +81,20 @@ def _hand_view(state: TableState, seat: int | None) -> dict[str, Any] | None:
     if hand is None:
         return None
     view: SeatView = seat_view(hand, seat, state.team_totals(), state.team_bags())
-    bids = {
-        SEAT_NAMES[s]: None if view.bids[s] == NO_BID else bid_label(view.bids[s], view.blind[s])
-        for s in range(4)
-    }
+    summary = hand_summary(view)
     body: dict[str, Any] = {
         "number": view.hand_number,
         "dealer": SEAT_NAMES[view.dealer],
         "phase": PHASE_NAMES[view.phase],
         "turn": _seat_name(view.turn),
         "acting_seats": [SEAT_NAMES[s] for s in state.acting_seats()],
-        "bids": bids,
+        "bids": summary.bids,
         "blind_nil_allowed": {SEAT_NAMES[s]: view.blind_eligible[s] for s in range(4)},
         "plays": [{"seat": SEAT_NAMES[s], "card": card_name(c)} for s, c in view.plays],
         "current_trick": [{"seat": SEAT_NAMES[s], "card": card_name(c)} for s, c in view.trick],
         "leader": _seat_name(view.leader),
         "spades_broken": view.spades_broken,
-        "tricks_won": {SEAT_NAMES[s]: view.tricks_won[s] for s in range(4)},
+        "tricks_won": summary.tricks,
         "trick_winners": [SEAT_NAMES[s] for s in view.trick_winners],
         "revealed": (
             {SEAT_NAMES[s]: names_in(view.revealed[s]) for s in range(4)} if view.revealed else None

@@ -1,5 +1,6 @@
-"""Pure scoring math: hand scores with their breakdown, ledgers, scoresheets.
+"""Pure scoring math: hand scores with their breakdown, ledgers, scoresheets, whole games.
 
-Nothing here imports Django; the Django app around it stores presets and
-ledgers, and the engine calls :func:`scoring.core.ledger.Ledger.record_hand`.
+Nothing here imports Django.  It may use the engine's rules, seats and hands
+(``games.engine``); the engine never imports it (``docs/architecture.md``).
+``game`` folds hands into a ledger, ``replay`` rebuilds and re-scores game records.
 """

@@ -10,8 +10,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine.bidding import bid_label
-from games.engine.record import RecordError, Replay, replay_document
+from games.engine.record import RecordError
 from games.engine.seats import SEAT_NAMES
+from scoring.core.replay import Replay, replay_document
 from scoring.management.json_input import read_json_document
 from scoring.management.score_table import TableHand, render_score_table, rules_title
 

@@ -15,8 +15,9 @@ from games.domain.table import TableState, seed_commitment
 from games.engine.cards import card_name
 from games.engine.deal import shuffled_deck
 from games.engine.errors import IllegalMove
-from games.engine.record import parse_record, record_from_game, replay_record
+from games.engine.record import parse_record, record_from_game
 from games.engine.rules import PRESETS
+from scoring.core.replay import replay_record
 from tests.unit.domain.playing import play_random_game
 
 SEED = "ab" * 32

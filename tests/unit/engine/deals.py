@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from games.engine.bidding import place_bid
 from games.engine.cards import FULL_DECK, cards_in, mask_of, parse_card
-from games.engine.game import Game
 from games.engine.hand import BIDDING, COMPLETE, HandState, new_hand
 from games.engine.play import legal_cards, play_card
 from games.engine.rules import Rules
 from games.engine.seats import SEAT_NAMES
+from scoring.core.game import Game
 
 STANDARD = Rules()
 

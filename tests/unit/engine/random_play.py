@@ -8,11 +8,11 @@ from collections.abc import Callable
 from games.engine.bidding import legal_bids, look_at_cards, may_bid_blind_nil, place_bid
 from games.engine.cards import cards_in
 from games.engine.deal import shuffled_deck
-from games.engine.game import Game
 from games.engine.hand import BIDDING, COMPLETE, PASSING, HandState
 from games.engine.passing import pass_cards
 from games.engine.play import legal_card_mask, play_card
 from games.engine.rules import Rules
+from scoring.core.game import Game
 
 # Called with the state before each play and the card about to be played.
 PlayWatcher = Callable[[HandState, int], None]

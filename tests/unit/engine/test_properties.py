@@ -14,12 +14,13 @@ from hypothesis import strategies as st
 
 from games.engine.bidding import bid_label
 from games.engine.cards import FULL_DECK, SPADES, TWO_OF_CLUBS, cards_in
-from games.engine.game import Game
 from games.engine.hand import HandState
 from games.engine.play import legal_card_mask, play_refusal
-from games.engine.record import record_from_game, replay_document
+from games.engine.record import record_from_game
 from games.engine.rules import FIRST_LEADS, SET_PENALTIES, Rules
 from games.engine.seats import SEAT_NAMES, left_of, partner_of, team_of
+from scoring.core.game import Game
+from scoring.core.replay import replay_document
 from scoring.core.scoresheet import score_scoresheet
 
 from .random_play import play_random_game

@@ -7,15 +7,10 @@ from typing import Any
 
 import pytest
 
-from games.engine.record import (
-    RecordError,
-    parse_record,
-    record_from_game,
-    replay_document,
-    replay_record,
-)
+from games.engine.record import RecordError, parse_record, record_from_game
 from games.engine.rules import Rules, rules_from_spec
 from games.engine.seats import EAST, WEST
+from scoring.core.replay import replay_document, replay_record
 
 from .deals import TRUMP_DEAL, scripted_game, suit_per_seat
 from .random_play import play_random_game

@@ -7,13 +7,12 @@ import pytest
 from games.engine.bidding import place_bid
 from games.engine.deal import shuffled_deck
 from games.engine.errors import IllegalMove
-from games.engine.game import Game
 from games.engine.hand import BIDDING, COMPLETE, PLAYING
 from games.engine.play import legal_cards, play_card
 from games.engine.rules import Rules, rules_from_spec
-
-from .deals import suit_per_seat
-from .random_play import play_random_hand
+from scoring.core.game import Game
+from tests.unit.engine.deals import suit_per_seat
+from tests.unit.engine.random_play import play_random_hand
 
 
 def finish_with_bids(game: Game, bids: tuple[int, int, int, int]) -> None:

@@ -1,14 +1,19 @@
-"""A whole game: hands dealt in turn, the dealer rotating, scores until a team wins."""
+"""A whole game: hands dealt in turn, the dealer rotating, scores until a team wins.
+
+The fold of many hands into one ledger lives with the scoring math, not in the engine:
+scoring depends on the engine's rules and seats, never the other way
+(``docs/architecture.md``).
+"""
 
 from __future__ import annotations
 
-from scoring.core.ledger import HandResult, Ledger
+from games.engine.deal import deal_deck
+from games.engine.errors import IllegalMove
+from games.engine.hand import COMPLETE, HandState, new_hand
+from games.engine.rules import Rules
+from games.engine.seats import SEAT_NAMES, left_of
 
-from .deal import deal_deck
-from .errors import IllegalMove
-from .hand import COMPLETE, HandState, new_hand
-from .rules import Rules
-from .seats import SEAT_NAMES, left_of
+from .ledger import HandResult, Ledger
 
 
 class Game:
@@ -74,4 +79,18 @@ class Game:
         hand = self.current
         if hand is None or hand.phase != COMPLETE or len(self.ledger.hands) == len(self.hands):
             return None
+        return self.ledger.record_hand(hand.bids, hand.blind, hand.tricks_won)
+
+    def add_played_hand(self, hand: HandState) -> HandResult:
+        """Score a complete hand played elsewhere, as it was played (re-scoring a game).
+
+        Only the ledger is this game's: what was bid and taken stands, and tricks do not
+        depend on the rules.
+        """
+        refusal = self.can_deal()
+        if refusal is not None:
+            raise refusal
+        if hand.phase != COMPLETE:
+            raise ValueError("Only a complete hand is scored.")
+        self.hands.append(hand)
         return self.ledger.record_hand(hand.bids, hand.blind, hand.tricks_won)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
 from games.engine.view import SeatView
@@ -33,12 +33,19 @@ class Decision:
     - ``"pass"``: ``pass_cards(state, seat, list(cards))`` with the two cards to give the
       partner after a blind nil.
     - ``"play"``: ``play_card(state, seat, card)``; ``cards`` holds the one card.
+
+    ``samples`` is how many sampled deals a search went through before it chose (``None``
+    when no search ran).  A search can stop early on a wall-clock guard, so the same view
+    and seed alone do not always give the same move; ``decide(view, seed, samples=n)``
+    runs exactly ``n`` and does.  It is recorded with the decision and is not part of the
+    move: two decisions with the same move compare equal.
     """
 
     kind: DecisionKind
     tricks: int = 0
     blind: bool = False
     cards: tuple[int, ...] = ()
+    samples: int | None = field(default=None, compare=False)
 
     @property
     def card(self) -> int:
@@ -67,6 +74,10 @@ class Decision:
         """Play ``card``."""
         return cls(PLAY, cards=(card,))
 
+    def searched(self, samples: int | None) -> Decision:
+        """This decision, noting the ``samples`` its search went through."""
+        return replace(self, samples=samples)
+
 
 class Strategy(Protocol):
     """A computer player's level: deterministic given the view and the seed."""
@@ -76,6 +87,10 @@ class Strategy(Protocol):
         """Level name and revision, e.g. ``"normal-1"``; stored next to each decision."""
         ...
 
-    def decide(self, view: SeatView, seed: int) -> Decision:
-        """The move for ``view.seat`` now; raises :class:`NothingToDecide` when none is due."""
+    def decide(self, view: SeatView, seed: int, samples: int | None = None) -> Decision:
+        """The move for ``view.seat`` now; raises :class:`NothingToDecide` when none is due.
+
+        ``samples`` replays a recorded decision (its :attr:`Decision.samples`): a search
+        then goes through exactly that many sampled deals, whatever the clock says.
+        """
         ...

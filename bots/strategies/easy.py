@@ -21,8 +21,8 @@ class EasyStrategy:
 
     version = "easy-1"
 
-    def decide(self, view: SeatView, seed: int) -> Decision:
-        """Easy's move for ``view.seat``; ``seed`` is unused (Easy has no chance)."""
+    def decide(self, view: SeatView, seed: int, samples: int | None = None) -> Decision:
+        """Easy's move for ``view.seat``; ``seed`` and ``samples`` are unused (no search)."""
         seat = view.seat
         if seat is None:
             raise NothingToDecide("A spectator has nothing to decide.")

@@ -9,10 +9,13 @@ bags, so nil, set and bag effects all count).  The same deals are used for every
 candidate, so the comparison is not drowned in deal-to-deal noise.
 
 The work is budgeted by count: about ``playout_budget`` simulated card plays per
-decision, split between candidates and samples, which keeps a decision reproducible
-from ``(view, seed)``.  A wall-clock guard (``time_limit_ms``, checked after each sampled
-deal once ``min_samples`` are done) stops the search early when other programs slow the
-machine down; only such a decision may differ on replay.
+decision, split between candidates and samples.  A wall-clock guard (``time_limit_ms``,
+checked after each sampled deal once ``min_samples`` are done) stops the search early
+when other programs slow the machine down, so ``(view, seed)`` alone does not fix the
+move: the decision records the sampled deals it went through (``Decision.samples``,
+stored in the move's metadata), and ``decide(view, seed, samples=n)`` goes through
+exactly those ``n`` deals (the same ones: the deals drawn depend on the view and seed
+only), ignoring the clock, which gives the same move every time.
 """
 
 from __future__ import annotations
@@ -54,13 +57,17 @@ class HardStrategy:
         self.time_limit_ms = time_limit_ms
         self.heuristic_bonus = heuristic_bonus
 
-    def decide(self, view: SeatView, seed: int) -> Decision:
-        """Hard's move for ``view.seat``; the same view and seed give the same move."""
+    def decide(self, view: SeatView, seed: int, samples: int | None = None) -> Decision:
+        """Hard's move for ``view.seat``, with the sampled deals its search went through.
+
+        With ``samples`` (a recorded decision's), exactly that many, whatever the clock.
+        """
         seat = view.seat
         if seat is None:
             raise NothingToDecide("A spectator has nothing to decide.")
         if view.phase == PLAYING and view.turn == seat and view.legal:
-            return Decision.play(self.choose_card(view, seed))
+            card, searched = self.search_card(view, seed, samples)
+            return Decision.play(card).searched(searched)
         if view.phase in (BIDDING, PASSING):
             return decide_by_heuristics(view)
         raise NothingToDecide(f"Seat {seat} has nothing to decide now.")
@@ -72,19 +79,36 @@ class HardStrategy:
 
     def choose_card(self, view: SeatView, seed: int) -> int:
         """The card with the best average score difference over sampled deals."""
+        return self.search_card(view, seed)[0]
+
+    def search_card(
+        self, view: SeatView, seed: int, samples: int | None = None
+    ) -> tuple[int, int | None]:
+        """The best card and how many sampled deals it took (``None``: no search ran).
+
+        Without ``samples`` the search stops at the planned count or on the clock,
+        whichever comes first; with it, after exactly that many deals (at most the
+        planned count, as a recorded decision's never exceeds it).
+        """
         assert view.seat is not None
         legal = view.legal
         inference = infer(view)
         heuristic = choose_card(play_context(view, inference))
         if not legal & (legal - 1):
-            return heuristic
+            return heuristic, None
         candidates = distinct_candidates(legal, view.hand, view.played_mask, heuristic)
         if len(candidates) == 1:
-            return candidates[0]
+            return candidates[0], None
         cards_left = 52 - len(view.plays)
-        samples = self.sample_count(len(candidates), cards_left)
+        planned = self.sample_count(len(candidates), cards_left)
+        if samples is not None and not 1 <= samples <= planned:
+            raise ValueError(
+                f"This decision plans {planned} sampled deals; {samples} cannot be replayed."
+            )
         rng = random.Random(seed)
-        deals = sample_weighted(view, inference, rng, samples, pool=2 * samples)
+        deals = sample_weighted(view, inference, rng, planned, pool=2 * planned)
+        if samples is not None:
+            deals = deals[:samples]
         template = state_from_view(view)
         team = team_of(view.seat)
         totals = view.team_totals
@@ -100,7 +124,7 @@ class HardStrategy:
                 play_out(state, list(inference.voids))
                 sums[index] += score_difference(state, team, totals, bags)
             done += 1
-            if done >= self.min_samples and time.perf_counter() > deadline:
+            if samples is None and done >= self.min_samples and time.perf_counter() > deadline:
                 break
         best = heuristic
         best_value = float("-inf")
@@ -108,7 +132,7 @@ class HardStrategy:
             value = sums[index] / done + (self.heuristic_bonus if card == heuristic else 0.0)
             if value > best_value:
                 best, best_value = card, value
-        return best
+        return best, done
 
 
 def distinct_candidates(legal: int, hand: int, played: int, preferred: int) -> list[int]:

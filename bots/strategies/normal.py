@@ -20,8 +20,8 @@ class NormalStrategy:
 
     version = "normal-1"
 
-    def decide(self, view: SeatView, seed: int) -> Decision:
-        """Normal's move for ``view.seat``; ``seed`` is unused (Normal has no chance)."""
+    def decide(self, view: SeatView, seed: int, samples: int | None = None) -> Decision:
+        """Normal's move for ``view.seat``; ``seed`` and ``samples`` are unused (no search)."""
         return decide_by_heuristics(view)
 
 

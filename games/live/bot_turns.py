@@ -85,7 +85,7 @@ def play_bot_turn(table_id: str, version: int) -> BotTurnOutcome:
         result = call_move(
             table_id,
             decision,
-            actor=bot_actor(level, strategy.version, seed),
+            actor=bot_actor(level, strategy.version, seed, decision.samples),
             seat=seat,
             expected_version=version,
             command_id=bot_command_id(table_id, version, seat),

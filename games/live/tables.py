@@ -170,11 +170,11 @@ def bot_seat_due(state: Any) -> int | None:
     return None
 
 
-def bot_actor(level: str, strategy_version: str, seed: int) -> Any:
+def bot_actor(level: str, strategy_version: str, seed: int, samples: int | None = None) -> Any:
     """The actor recorded in a bot move's metadata."""
     from games.services.actors import BotActor
 
-    return BotActor(level=level, strategy_version=strategy_version, seed=seed)
+    return BotActor(level=level, strategy_version=strategy_version, seed=seed, samples=samples)
 
 
 def call_move(

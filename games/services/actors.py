@@ -10,11 +10,17 @@ from games.domain.decisions import BOT_ACTOR, SYSTEM, USER, ActorRef
 
 @dataclass(frozen=True)
 class BotActor:
-    """A bot moving for a seat a bot plays; recorded in the event metadata."""
+    """A bot moving for a seat a bot plays; recorded in the event metadata.
+
+    ``samples``: the sampled deals the strategy's search went through (``None`` when no
+    search ran); with the version and seed it lets the move be decided again exactly
+    (``bots.strategies.replay``).
+    """
 
     level: str
     strategy_version: str
     seed: int | str | None = None
+    samples: int | None = None
 
 
 @dataclass(frozen=True)
@@ -41,14 +47,15 @@ def actor_ref(actor: Actor) -> ActorRef:
 def actor_metadata(actor: Actor) -> dict[str, Any]:
     """What the event metadata says about the actor."""
     if isinstance(actor, BotActor):
-        return {
-            "actor": {
-                "kind": "bot",
-                "level": actor.level,
-                "strategy_version": actor.strategy_version,
-                "seed": _json_safe(actor.seed),
-            }
+        bot: dict[str, Any] = {
+            "kind": "bot",
+            "level": actor.level,
+            "strategy_version": actor.strategy_version,
+            "seed": _json_safe(actor.seed),
         }
+        if actor.samples is not None:
+            bot["samples"] = actor.samples
+        return {"actor": bot}
     if isinstance(actor, SystemActor):
         return {"actor": {"kind": "system", "name": actor.name}}
     if actor is None or not getattr(actor, "is_authenticated", False):

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.strategies.card_play import team_need
 from bots.strategies.determinize import sample_hands, sample_weighted
-from bots.strategies.hard import distinct_candidates
+from bots.strategies.hard import HardStrategy, distinct_candidates
 from bots.strategies.inference import infer
 from bots.strategies.registry import get_strategy
 from bots.strategies.selfplay import apply_decision
@@ -111,3 +112,21 @@ def test_hard_takes_a_trick_to_set_the_opponents() -> None:
     assert played("normal", state) == "5S"
     decision = FULL_HARD.decide(view_of(state), 0)
     assert decision.card == parse_cards(["9S"])[0]
+
+
+def test_a_decision_cut_short_by_the_clock_replays_with_its_recorded_samples() -> None:
+    state = build(SET_DEAL, bids={NORTH: 4, EAST: 2, SOUTH: 3, WEST: 1}, plays=SET_PLAYS)
+    view = view_of(state)
+    loaded = HardStrategy(time_limit_ms=0.0)  # every search stops at min_samples
+    idle = HardStrategy(time_limit_ms=1e9)
+    cut = loaded.decide(view, 7)
+    assert cut.samples == loaded.min_samples
+    full = idle.decide(view, 7)
+    assert full.samples is not None and full.samples > loaded.min_samples
+    # With the recorded budget the clock is ignored: same move, same count, every time.
+    for strategy in (loaded, idle):
+        again = strategy.decide(view, 7, samples=cut.samples)
+        assert (again, again.samples) == (cut, cut.samples)
+    assert idle.decide(view, 7, samples=full.samples) == full
+    with pytest.raises(ValueError):
+        idle.decide(view, 7, samples=full.samples + 1)

@@ -10,7 +10,7 @@ import pytest
 from games.engine.record import RecordError, parse_record, record_from_game
 from games.engine.rules import Rules, rules_from_spec
 from games.engine.seats import EAST, WEST
-from scoring.core.replay import replay_document, replay_record
+from scoring.core.replay import ReplayMode, replay_document, replay_record
 
 from .deals import TRUMP_DEAL, scripted_game, suit_per_seat
 from .random_play import play_random_game
@@ -250,3 +250,16 @@ def test_malformed_records_are_refused_naming_the_hand(change: Any, message: str
 
 def test_a_record_must_be_an_object() -> None:
     assert error_of([1]).message.startswith("A game record is an object like")
+
+
+def test_flagging_notes_what_the_other_rules_forbid_and_scores_every_hand() -> None:
+    game = scripted_game(Rules(), WEST, TRUMP_DEAL, (0, 3, 3, 3))
+    record = record_from_game(game)
+    replay = replay_document(record, "easy", ReplayMode.FLAG_AND_GO_ON)
+    [refusal] = replay.refusals
+    assert (refusal.hand, refusal.action, refusal.index, refusal.seat) == (1, "bid", 1, 0)
+    assert (refusal.code, refusal.bid) == ("nil_off", "nil")
+    assert len(replay.game.ledger.hands) == 1
+    # Scored from what was bid and taken: the stopping mode refuses the same record.
+    assert error_of(record, "easy").code == "nil_off"
+    assert replay.game.hands[0].tricks_won == game.hands[0].tricks_won

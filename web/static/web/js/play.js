@@ -38,6 +38,7 @@ const app = {
   view: null, // the table view on screen
   queue: [], // {view, events} not shown yet, oldest first
   queuedVersion: 0,
+  shownVersion: 0, // the version whose update has been shown in full (pauses included)
   presenting: false,
   suggestion: null, // {hand, bid, counted: Set}
   suggestionFor: null, // "table:hand" whose suggestion was asked for
@@ -211,6 +212,7 @@ async function openTable(tableId) {
     view: null,
     queue: [],
     queuedVersion: 0,
+    shownVersion: 0,
     suggestion: null,
     suggestionFor: null,
     selectedPass: new Set(),
@@ -272,14 +274,37 @@ function enqueue(view, events) {
 async function pump() {
   if (app.presenting) return;
   app.presenting = true;
+  showCatchingUp(true);
   try {
     while (app.queue.length) {
       const item = app.queue.shift();
       if (item.view.id !== app.tableId) continue;
       await present(item);
+      if (app.view === item.view) app.shownVersion = item.view.version;
     }
   } finally {
     app.presenting = false;
+    showCatchingUp(false);
+  }
+}
+
+/**
+ * True while the screen shows an older state than the page knows: an update is being laid
+ * out (a finished trick stays in the middle for a moment) or is waiting its turn. The page
+ * takes no move then, so a tap can never land in a trick the player has not seen.
+ */
+function catchingUp() {
+  return app.presenting || app.queue.length > 0 || (app.view && app.view.version !== app.shownVersion);
+}
+
+function showCatchingUp(on) {
+  const section = $("table-section");
+  section.dataset.presenting = on ? "true" : "false";
+  if (app.view) section.dataset.version = String(app.shownVersion);
+  $("hand").setAttribute("aria-busy", on ? "true" : "false");
+  if (!on && $("move-message").dataset.kind === "catching-up") {
+    $("move-message").textContent = "";
+    $("move-message").dataset.kind = "";
   }
 }
 
@@ -826,14 +851,23 @@ function renderSeatControl(view) {
 
 async function command(path, body) {
   if (app.sending || !app.tableId) return null;
+  const message = $("move-message");
+  if (catchingUp()) {
+    message.textContent = "The table is still catching up with the last moves: wait a moment, then play.";
+    message.dataset.kind = "catching-up";
+    return null;
+  }
   app.sending = true;
-  $("move-message").textContent = "";
+  message.textContent = "";
+  message.dataset.kind = "";
   try {
+    // The version of the view on screen: if the table has moved on since, the server
+    // refuses the move (409) instead of playing it into a state the player has not seen.
     const result = await api(`/api/tables/${app.tableId}/${path}`, {
       method: "POST",
       token: app.auth.token,
       command: true,
-      body,
+      body: { ...body, expected_version: app.shownVersion },
     });
     if (result && result.table) enqueue(result.table, result.events || []);
     return result;
@@ -842,7 +876,10 @@ async function command(path, body) {
       logOut();
       return null;
     }
-    $("move-message").textContent = problem.message;
+    message.textContent =
+      problem instanceof ApiError && problem.code === "stale_version"
+        ? "The table moved on before your move reached it: look again, then play."
+        : problem.message;
     if (problem instanceof ApiError && problem.status === 409) refresh();
     return null;
   } finally {

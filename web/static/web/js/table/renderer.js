@@ -20,12 +20,23 @@ import {
   trickCaption,
 } from "./words.js";
 
+export const HAND_RESULT_MS = 8000; // a hand's result stays over the table this long
+
 export class TableRenderer {
   /** `root` holds the parts; `options.onTitle(text)` hears the page title it suggests. */
   constructor(root, options = {}) {
     this.root = root;
     this.onTitle = options.onTitle || (() => {});
+    this.resultTimer = null;
+    const dismiss = this.part("dismiss-result");
+    if (dismiss) dismiss.addEventListener("click", () => this.hideHandResult());
     this.reset();
+  }
+
+  hideHandResult() {
+    clearTimeout(this.resultTimer);
+    const panel = this.part("hand-result");
+    if (panel) panel.hidden = true;
   }
 
   reset() {
@@ -35,6 +46,7 @@ export class TableRenderer {
     this.resultsShown = null;
     const rows = this.part("score-sheet-rows");
     if (rows) rows.dataset.count = "";
+    clearTimeout(this.resultTimer);
     for (const name of ["hand-result", "last-trick-panel"]) {
       const panel = this.part(name);
       if (panel) panel.hidden = true;
@@ -407,6 +419,12 @@ export class TableRenderer {
     });
     panel.hidden = false;
     panel.dataset.hand = String(number);
+    // While the game goes on the result gives way to the next hand after a few seconds;
+    // the game's last result stays until it is closed.
+    clearTimeout(this.resultTimer);
+    if (view.status === "playing") {
+      this.resultTimer = setTimeout(() => this.hideHandResult(), HAND_RESULT_MS);
+    }
   }
 
   /** Every scored hand: each side's hand score and running total. */

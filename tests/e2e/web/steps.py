@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import uuid
 from typing import Any
@@ -66,3 +67,65 @@ UNNAMED_CONTROLS = """() => [...document.querySelectorAll("button, input, select
 def assert_controls_named(page: Any) -> None:
     """Every visible control can be told apart by a screen reader."""
     assert page.evaluate(UNNAMED_CONTROLS) == []
+
+
+SOUTH = 2
+ORDER = ("west", "north", "east")  # with south dealing, west leads and south plays last
+
+
+def south_wins_first_trick(table_id: str) -> tuple[list[str], str] | None:
+    """Cards for west, north, east and then south such that south wins trick 1, or None."""
+    from games.engine.cards import card_name
+    from games.engine.play import legal_cards, play_card
+    from games.services.table_state import reading_state
+
+    with reading_state(table_id) as state:
+        start = state.hand.copy()
+
+    def lines(hand: Any, depth: int) -> Any:
+        for card in legal_cards(hand):
+            after = hand.copy()
+            seat = after.turn
+            play_card(after, seat, card)
+            if depth == 3:
+                if seat == SOUTH and after.trick_winners[-1] == SOUTH:
+                    yield [card]
+            else:
+                for rest in lines(after, depth + 1):
+                    yield [card, *rest]
+
+    for line in itertools.islice(lines(start, 0), 1):
+        names = [card_name(card) for card in line]
+        return names[:3], names[3]
+    return None
+
+
+def stream_version(table_id: str) -> int:
+    """The table's stream version now, as the services read it."""
+    from games.services.table_state import reading_state
+
+    with reading_state(table_id) as state:
+        return int(state.version)
+
+
+def four_human_table(south_name: str) -> tuple[str, dict[str, Any], list[str], str]:
+    """A started table, all four seats human, every bid made, where south can win trick 1."""
+    from django.contrib.auth import get_user_model
+
+    from games.services import commands
+    from tests.factories import UserFactory
+
+    south = get_user_model().objects.get(username=south_name)
+    for _ in range(20):  # a deal where south cannot win the first trick is rare: deal again
+        others = {s: UserFactory(username=f"e2e-{s}-{uuid.uuid4().hex[:8]}") for s in ORDER}
+        table_id = str(commands.create_table(actor=south, rules={"preset": "standard"}).table_id)
+        for seat, user in {**others, "south": south}.items():
+            commands.take_seat(table_id, actor=user, seat=seat)
+        commands.start_game(table_id, actor=south, first_dealer="south")
+        for seat in (*ORDER, "south"):
+            user = others.get(seat, south)
+            commands.place_bid(table_id, actor=user, seat=seat, bid=3)
+        line = south_wins_first_trick(table_id)
+        if line is not None:
+            return table_id, others, line[0], line[1]
+    raise AssertionError("no deal in 20 where south can win the first trick")

@@ -74,3 +74,54 @@ def test_rules_change_rescores_every_hand(page: Any) -> None:
     page.check('#rules-form input[name="bicycle"]')  # a set team scores 0
 
     expect(page.locator("#total-east_west")).to_have_text("100")
+
+
+# A plain hand with no nil: valid under every preset.
+PLAIN = [("north", "4", "5"), ("east", "3", "3"), ("south", "3", "3"), ("west", "2", "2")]
+
+
+def test_a_rule_change_that_forbids_a_hand_marks_it_and_drops_the_old_totals(page: Any) -> None:
+    open_calculator(page)
+    enter_hand(page, PLAIN)
+    page.click("#score-hand")
+    expect(page.locator("#sheet-rows tr")).to_have_count(1)
+    enter_hand(page, EXAMPLE_2)  # East bids nil
+    page.click("#score-hand")
+    expect(page.locator("#sheet-rows tr")).to_have_count(2)
+    expect(page.locator("#total-east_west")).to_have_text("100")  # 50 + 50
+    enter_hand(page, PLAIN)
+    page.click("#score-hand")
+    expect(page.locator("#sheet-rows tr")).to_have_count(3)
+    expect(page.locator("#total-east_west")).to_have_text("150")
+    expect(page.locator("#bid-east option[value=nil]")).to_have_count(1)
+
+    page.uncheck('#rules-form input[name="nil"]')  # nil is not allowed any more
+
+    invalid = page.locator('#sheet-rows tr.invalid[data-hand="2"]')
+    expect(invalid).to_contain_text("Not valid")
+    expect(page.locator('#sheet-rows tr.unscored[data-hand="3"]')).to_contain_text("Not scored")
+    # Only hand 1 counts now (its 50 and 71), not the old 150 and 214 of three hands.
+    expect(page.locator("#total-east_west")).to_have_text("50")
+    expect(page.locator("#total-north_south")).to_have_text("71")
+    expect(page.locator("#totals-note")).to_contain_text("Totals after hand 1")
+    expect(page.locator("#rules-note")).to_contain_text("hand 2 cannot be scored")
+    expect(page.locator("#score-hand")).to_be_disabled()
+    # The entry no longer offers a bid the rules forbid.
+    expect(page.locator("#bid-east option[value=nil]")).to_have_count(0)
+
+    page.check('#rules-form input[name="nil"]')  # back: every hand scores again
+
+    expect(page.locator("#sheet-rows tr.invalid")).to_have_count(0)
+    expect(page.locator("#total-east_west")).to_have_text("150")
+    expect(page.locator("#total-north_south")).to_have_text("214")
+    expect(page.locator("#score-hand")).to_be_enabled()
+
+
+def test_the_calculator_fits_a_phone(page: Any) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_calculator(page)
+    enter_hand(page, EXAMPLE_2)
+    page.click("#score-hand")
+    expect(page.locator("#sheet-rows tr")).to_have_count(1)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide on a 390 px screen"

@@ -38,9 +38,14 @@ def test_bid_with_suggestion_refused_card_and_a_trick_over_the_websocket(page: A
     assert_controls_named(page)
     suggested = page.locator(".bid-button.suggested")
     expect(suggested).to_have_count(1)
-    counted = re.search(r"The (\d+) cards? it counted", page.locator("#suggestion").inner_text())
+    text = page.locator("#suggestion").inner_text()
+    counted = re.search(r"★ marks (the card|the (\d+) cards) it counted: sure tricks", text)
     marked = page.locator(".hand .card.counted")
-    assert marked.count() == (int(counted.group(1)) if counted else 0)
+    if counted:
+        assert marked.count() == int(counted.group(2) or 1)
+    else:
+        assert "none is marked" in text or "Nil" not in text, text
+        expect(marked).to_have_count(0)
     bid = suggested.get_attribute("data-bid")
     suggested.click()
 

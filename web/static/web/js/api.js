@@ -54,3 +54,22 @@ export async function api(path, { method = "GET", body, token, command = false }
   }
   return data;
 }
+
+const FIELD_WORDS = { username: "Username", password: "Password", email: "Email" };
+
+/**
+ * Every reason a refusal gives, in one text: a validation error may name several (a
+ * password both too short and too common), and the person needs to see them all at once.
+ */
+export function problemText(problem) {
+  const fields = problem && problem.body && problem.body.fields;
+  if (!fields || typeof fields !== "object") return problem ? problem.message : "";
+  const sentences = [];
+  for (const [field, reasons] of Object.entries(fields)) {
+    const list = Array.isArray(reasons) ? reasons.filter((r) => typeof r === "string") : [];
+    if (!list.length) continue;
+    const label = FIELD_WORDS[field];
+    sentences.push(label && field !== "non_field_errors" ? `${label}: ${list.join(" ")}` : list.join(" "));
+  }
+  return sentences.length ? sentences.join(" ") : problem.message;
+}

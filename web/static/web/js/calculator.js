@@ -71,15 +71,44 @@ function bidSelect(seat) {
   select.id = `bid-${seat}`;
   select.name = `bid-${seat}`;
   select.dataset.seat = seat;
-  const choices = [["", "–"], ["nil", "Nil (0)"], ["blind_nil", "Blind nil"]];
-  for (let n = 1; n <= 13; n += 1) choices.push([String(n), String(n)]);
-  for (const [value, text] of choices) {
-    const option = document.createElement("option");
-    option.value = value;
-    option.textContent = text;
-    select.append(option);
-  }
+  // Before the presets have loaded every bid is offered; the rules then narrow the list.
+  fillBidChoices(select, state.options ? rulesSpec() : { nil: true, blind_nil: true });
   return select;
+}
+
+/** The bids the rules allow: Nil and Blind nil only when the rules have them. */
+function bidChoices(rules) {
+  const choices = [["", "–"]];
+  if (rules.nil) choices.push(["nil", "Nil (0)"]);
+  if (rules.blind_nil) choices.push(["blind_nil", "Blind nil"]);
+  for (let n = 1; n <= 13; n += 1) choices.push([String(n), String(n)]);
+  return choices;
+}
+
+function fillBidChoices(select, rules) {
+  const kept = select.value;
+  const choices = bidChoices(rules);
+  select.replaceChildren(
+    ...choices.map(([value, text]) => {
+      const option = document.createElement("option");
+      option.value = value;
+      option.textContent = text;
+      return option;
+    }),
+  );
+  // A bid the new rules forbid is cleared from the draft rather than kept out of sight.
+  select.value = choices.some(([value]) => value === kept) ? kept : "";
+}
+
+/** After a rule change: offer only the bids the rules allow, in the entry rows. */
+function refreshBidChoices() {
+  const rules = rulesSpec();
+  for (const seat of SEATS) {
+    const select = $(`bid-${seat}`);
+    if (!select) continue;
+    fillBidChoices(select, rules);
+    state.draft.bids[seat] = select.value;
+  }
 }
 
 function buildEntryRows() {
@@ -237,13 +266,36 @@ async function scoreHand(event) {
 
 // ------------------------------------------------------------------ the sheet
 
+/** Rows for the hands after the last one scored: the invalid one with its reason, then the rest. */
+function appendUnscored(rows, scoredCount, invalid) {
+  state.hands.slice(scoredCount).forEach((hand, k) => {
+    const number = scoredCount + k + 1;
+    const row = document.createElement("tr");
+    row.dataset.hand = String(number);
+    row.className = number === invalid.hand ? "invalid" : "unscored";
+    const head = document.createElement("th");
+    head.scope = "row";
+    head.textContent = String(number);
+    const bids = document.createElement("td");
+    bids.textContent = SEATS.map((s) => bidLabel(hand.bids[s])).join(" ");
+    const tricks = document.createElement("td");
+    tricks.textContent = SEATS.map((s) => hand.tricks[s]).join(" ");
+    const why = document.createElement("td");
+    why.colSpan = 2;
+    why.className = "why";
+    why.textContent = number === invalid.hand ? `Not valid: ${invalid.message}` : "Not scored (after an invalid hand)";
+    row.append(head, bids, tricks, why);
+    rows.append(row);
+  });
+}
+
 function bidLabel(bid) {
   if (bid === "nil") return "Nil";
   if (bid === "blind_nil") return "BN";
   return String(bid);
 }
 
-function showSheet(result) {
+function showSheet(result, invalid = null) {
   const rows = $("sheet-rows");
   rows.replaceChildren();
   const details = $("sheet-details");
@@ -270,6 +322,7 @@ function showSheet(result) {
       row.append(cell);
     });
     rows.append(row);
+    if (invalid && i + 1 === scored.length) appendUnscored(rows, scored.length, invalid);
     const more = document.createElement("details");
     more.className = "hand-details";
     const summary = document.createElement("summary");
@@ -282,6 +335,7 @@ function showSheet(result) {
     more.open = i === scored.length - 1; // the newest hand's arithmetic, ready to check
     details.append(more);
   });
+  if (invalid && !scored.length) appendUnscored(rows, 0, invalid);
   const totals = result ? result.totals : { north_south: 0, east_west: 0 };
   const lastHand = scored.length ? scored[scored.length - 1] : null;
   for (const team of TEAMS) {
@@ -296,11 +350,22 @@ function showSheet(result) {
   } else {
     banner.hidden = true;
   }
-  $("score-hand").disabled = Boolean(result && result.winner);
+  $("score-hand").disabled = Boolean(invalid) || Boolean(result && result.winner);
   $("undo-hand").disabled = state.hands.length === 0;
+  $("sheet").classList.toggle("has-invalid", Boolean(invalid));
+  $("totals-note").textContent = invalid
+    ? scored.length
+      ? `Totals after hand ${scored.length}: hand ${invalid.hand} is not valid under these rules.`
+      : `No totals: hand ${invalid.hand} is not valid under these rules.`
+    : "";
   $("entry-number").textContent = String(state.hands.length + 1);
 }
 
+/**
+ * Score every hand again under the rules now chosen. A hand those rules forbid (a nil when
+ * nil is off) is marked with the reason; the totals are those of the hands before it, and
+ * the hands after it are not scored, so no total from the old rules stays on screen.
+ */
 async function rescore() {
   const note = $("rules-note");
   note.classList.remove("form-error");
@@ -309,14 +374,24 @@ async function rescore() {
     showSheet(null);
     return;
   }
+  const score = (hands) =>
+    api("/api/scoresheet", { method: "POST", body: { rules: rulesSpec(), hands } });
   try {
-    const result = await api("/api/scoresheet", {
-      method: "POST",
-      body: { rules: rulesSpec(), hands: state.hands },
-    });
-    showSheet(result);
+    showSheet(await score(state.hands));
   } catch (problem) {
-    note.textContent = problem.message;
+    const bad = problem && problem.body && Number.isInteger(problem.body.hand) ? problem.body.hand : null;
+    let before = null;
+    if (bad && bad > 1) {
+      try {
+        before = await score(state.hands.slice(0, bad - 1));
+      } catch {
+        before = null;
+      }
+    }
+    showSheet(before, { hand: bad || 1, message: problem.message });
+    note.textContent = bad
+      ? `Under these rules hand ${bad} cannot be scored: ${problem.message} Change the rules back, or remove hands from ${bad} on.`
+      : problem.message;
     note.classList.add("form-error");
   }
 }
@@ -333,11 +408,14 @@ async function start() {
   if (!state.options) state.options = presetOptions();
   $("calc-preset").value = state.preset;
   showOptions($("rules-form"), state.options);
+  refreshBidChoices();
+  showDraft();
 
   $("calc-preset").addEventListener("change", () => {
     state.preset = $("calc-preset").value;
     state.options = presetOptions();
     showOptions($("rules-form"), state.options);
+    refreshBidChoices();
     save();
     rescore();
     preview();
@@ -345,6 +423,7 @@ async function start() {
   $("rules-form").addEventListener("change", (event) => {
     if (event.target.id === "calc-preset") return;
     state.options = readOptions($("rules-form"), state.options);
+    refreshBidChoices();
     save();
     rescore();
     preview();

@@ -8,6 +8,12 @@ export function presetLabel(name) {
   return PRESET_LABELS[name] || name.charAt(0).toUpperCase() + name.slice(1);
 }
 
+/** "Standard rules", "Easy rules", "Bicycle rules": a preset's name as a title, said once. */
+export function presetTitle(name) {
+  const label = presetLabel(name);
+  return /\brules$/i.test(label) ? label : `${label} rules`;
+}
+
 /** One line: "Game to 500 · Nil ±100 · Blind nil off · Set −10 × bid · 10 bags −100". */
 export function rulesSummary(rules) {
   const parts = [`Game to ${rules.target_score}`];

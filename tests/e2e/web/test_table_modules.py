@@ -1,0 +1,96 @@
+"""The table renderer's pure parts, in the browser that runs them: words and trick steps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+WORDS = """async () => {
+  const w = await import("/static/web/js/table/words.js");
+  const view = { your_seat: "south", seats: [], status: "playing" };
+  const spectator = { your_seat: null, seats: [], status: "playing" };
+  const suggestion = (bid, counted) => w.suggestionText({ bid, counted: new Set(counted) });
+  return {
+    names: ["south", "north", "east"].map((s) => w.seatName(view, s)),
+    spectatorNames: ["south", "north"].map((s) => w.seatName(spectator, s)),
+    positions: ["south", "west", "north", "east"].map((s) => w.positionOf(view, s)),
+    bids: [null, 0, "nil", "blind_nil", 4].map(w.bidText),
+    line: w.teamHandLine(
+      { bids: { north: 4, south: "nil", east: 3, west: 2 },
+        tricks_won: { north: 2, south: 0, east: 1, west: 1 } },
+      "north_south"),
+    status: w.statusText({ ...view, hand: { phase: "playing", turn: "east", current_trick: [] } }),
+    yourLead: w.statusText({
+      ...view, hand: { phase: "playing", turn: "south", current_trick: [] },
+    }),
+    nil: suggestion("nil", []),
+    two: suggestion(2, ["AS", "KS", "QH"]),
+    none: w.suggestionText(null),
+    caption: w.trickCaption(view, { winner: "south", hand: 1 }),
+    lastTrick: w.trickCaption(spectator, { winner: null, winnerTeam: "east_west", hand: 3 }),
+  };
+}"""
+
+STEPS = """async () => {
+  const { trickSteps, finishedTrick } = await import("/static/web/js/table/steps.js");
+  const plays = [["west", "2C"], ["north", "3C"], ["east", "4C"], ["south", "AC"], ["south", "5H"]]
+    .map(([seat, card]) => ({ seat, card }));
+  const previous = {
+    version: 10, hand: { number: 1, plays: plays.slice(0, 2), trick_winners: [] },
+  };
+  const view = {
+    version: 13, hand: { number: 1, plays, trick_winners: ["south"] }, scores: { hands: [] },
+  };
+  const events = [11, 12, 13].map((version, k) => ({
+    type: "CardPlayed", version, data: { hand_number: 1, ...plays[2 + k] },
+  }));
+  const steps = trickSteps(previous, { view, events });
+  return {
+    steps: steps.map((s) => ({ n: s.cards.length, winner: s.winner, partial: s.partial })),
+    finished: finishedTrick(previous, { view, events }),
+  };
+}"""
+
+
+def open_site(page: Any) -> None:
+    page.goto("/calculator/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+
+
+def test_table_words_for_a_player_and_a_spectator(page: Any) -> None:
+    open_site(page)
+
+    result = page.evaluate(WORDS)
+
+    assert result["names"] == ["You", "Partner", "East"]
+    assert result["spectatorNames"] == ["South", "North"]
+    assert result["positions"] == ["bottom", "left", "top", "right"]
+    assert result["bids"] == ["–", "Nil", "Nil", "Blind nil", "4"]
+    assert result["line"] == "bid 4 + nil, won 2"
+    assert result["status"] == "East to play…"
+    assert result["yourLead"] == "Your lead: play a card."
+    # A Nil suggestion marks no card and says why; the stars of a numeric one are explained
+    # (three cards may be counted for a bid of two: some count as part of a trick).
+    assert result["nil"].startswith("Suggested bid: Nil.") and "none is marked" in result["nil"]
+    assert result["two"] == (
+        "Suggested bid: 2. ★ marks the 3 cards it counted: sure tricks, cards that may take a"
+        " trick (each worth part of one), and long spades."
+    )
+    assert result["none"] == "Working out a suggested bid…"
+    assert result["caption"] == "You win the trick"
+    assert result["lastTrick"] == "Hand 3 is over: last trick to East-West"
+
+
+def test_trick_steps_lay_an_update_card_by_card(page: Any) -> None:
+    open_site(page)
+
+    result = page.evaluate(STEPS)
+
+    assert result["steps"] == [
+        {"n": 3, "winner": None, "partial": True},
+        {"n": 4, "winner": "south", "partial": False},
+        {"n": 1, "winner": None, "partial": True},
+    ]
+    assert result["finished"]["winner"] == "south"
+    assert [p["card"] for p in result["finished"]["cards"]] == ["2C", "3C", "4C", "AC"]

@@ -4,7 +4,7 @@ The events and stream-head tables are created by raw SQL in migration 0001 (iden
 position, ``xid8`` transaction id, partial unique index, append-only trigger, grants) and
 mapped here as unmanaged models for read-only ORM access (admin, ad-hoc queries). Being
 unmanaged also keeps them out of Django's test ``flush`` (a TRUNCATE the trigger would
-refuse). Appends go through :mod:`eventstore.store` only.
+refuse). Appends go through :func:`eventstore.recorder.append` only.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.db import models
 
 
 class Event(models.Model):
-    """One stored event (read-only; see eventstore.store.append)."""
+    """One stored event (read-only; see eventstore.recorder.append)."""
 
     position = models.BigIntegerField(primary_key=True)
     stream_id = models.TextField()

@@ -22,7 +22,8 @@ from typing import Any, NamedTuple
 import orjson
 from django.db import connection, transaction
 
-from eventstore.store import EVENT_COLUMNS, StoredEvent, event_cursor, stored_events
+from eventstore.reading import EVENT_COLUMNS, event_cursor, stored_events
+from eventstore.records import StoredEvent
 
 __all__ = [
     "CompactEvent",
@@ -191,7 +192,7 @@ def _catch_up_batch(projection: Projection, batch_size: int) -> int:
 
 def compact_events(rows: Sequence[Sequence[Any]]) -> list[CompactEvent]:
     """CompactEvents from batch rows (data decoded with orjson; the GC paused meanwhile,
-    as in :func:`eventstore.store.stored_events`)."""
+    as in :func:`eventstore.reading.stored_events`)."""
     loads = orjson.loads
     paused = gc.isenabled()
     if paused:

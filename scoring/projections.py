@@ -17,7 +17,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from uuid import UUID
 
-from eventstore.store import StoredEvent, read_stream
+from eventstore.reading import read_stream
+from eventstore.records import StoredEvent
 from eventstore.subscriptions import CompactEvent, Projection
 from games.domain import events as ev
 from games.domain.streams import TABLE_STREAM_PREFIX

@@ -6,7 +6,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from eventstore.verification import find_problems, stream_exists, table_stream_id
+from eventstore.verification import (
+    NoTableStreamResolver,
+    find_problems,
+    stream_exists,
+    table_stream_id,
+)
 
 
 class Command(BaseCommand):
@@ -28,7 +33,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         stream_id = options["stream"]
         if options["table"] is not None:
-            stream_id = table_stream_id(options["table"])
+            try:
+                stream_id = table_stream_id(options["table"])
+            except NoTableStreamResolver as error:
+                raise CommandError(f"cannot resolve --table: {error}", returncode=2) from None
         if stream_id is not None and not stream_exists(stream_id):
             raise CommandError(f"no events for stream {stream_id!r}", returncode=2)
 

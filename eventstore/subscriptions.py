@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import orjson
@@ -27,6 +27,7 @@ from eventstore.records import StoredEvent
 
 __all__ = [
     "CompactEvent",
+    "Progress",
     "Projection",
     "catch_up",
     "checkpoint_of",
@@ -35,6 +36,10 @@ __all__ = [
     "register_projection",
     "registered_projections",
 ]
+
+
+#: Called with the number of events each committed batch handled.
+Progress = Callable[[int], None]
 
 
 class CompactEvent(NamedTuple):
@@ -214,13 +219,19 @@ def compact_events(rows: Sequence[Sequence[Any]]) -> list[CompactEvent]:
             gc.enable()
 
 
-def catch_up(projection: Projection, batch_size: int = 1000, max_events: int | None = None) -> int:
+def catch_up(
+    projection: Projection,
+    batch_size: int = 1000,
+    max_events: int | None = None,
+    progress: Progress | None = None,
+) -> int:
     """Feed the projection every event after its checkpoint that is safe to read; returns
-    how many it handled. Each batch and its checkpoint commit in one transaction, so after
-    a crash the interrupted batch (whose writes rolled back with it) is delivered again:
-    no event is ever skipped or applied twice. Call it outside any transaction that has
-    written: that transaction's own id would hold the bound below its events.
-    Concurrent callers for one projection take turns on the checkpoint row's lock.
+    how many it handled; ``progress(count)`` is called after each committed batch. Each
+    batch and its checkpoint commit in one transaction, so after a crash the interrupted
+    batch (whose writes rolled back with it) is delivered again: no event is ever skipped
+    or applied twice. Call it outside any transaction that has written: that
+    transaction's own id would hold the bound below its events. Concurrent callers for
+    one projection take turns on the checkpoint row's lock.
     """
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
@@ -230,13 +241,18 @@ def catch_up(projection: Projection, batch_size: int = 1000, max_events: int | N
         size = batch_size if max_events is None else min(batch_size, max_events - handled)
         count = _catch_up_batch(projection, size)
         handled += count
+        if progress is not None:
+            progress(count)
         if count < size:
             break
     return handled
 
 
-def rebuild(projection: Projection, batch_size: int = 5000) -> int:
-    """Reset the projection and its checkpoint, then replay the whole log into it."""
+def rebuild(
+    projection: Projection, batch_size: int = 5000, progress: Progress | None = None
+) -> int:
+    """Reset the projection and its checkpoint, then replay the whole log into it;
+    ``progress(count)`` after each batch (e.g. to draw a progress bar)."""
     _ensure_checkpoint(projection.name)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
@@ -244,4 +260,4 @@ def rebuild(projection: Projection, batch_size: int = 5000) -> int:
         )
         projection.reset()
         cursor.execute(SAVE_SQL, [0, 0, projection.name])
-    return catch_up(projection, batch_size=batch_size)
+    return catch_up(projection, batch_size=batch_size, progress=progress)

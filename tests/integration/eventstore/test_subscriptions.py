@@ -79,9 +79,13 @@ def test_catch_up_checkpoint_and_rebuild(stream_prefix: str) -> None:
     catch_up_until(projection, 6)
     assert [e.data["n"] for e in projection.seen] == list(range(6))
 
-    handled = rebuild(projection, batch_size=2)
+    batches: list[int] = []
+    handled = rebuild(projection, batch_size=2, progress=batches.append)
     assert projection.resets == 1 and handled >= 6
     assert [e.data["n"] for e in projection.seen] == list(range(6))
+    # progress hears of every committed batch, the last one short (the end of the log)
+    assert sum(batches) == handled and all(count == 2 for count in batches[:-1])
+    assert batches[-1] < 2
 
 
 def test_a_late_commit_is_delivered_where_a_naive_reader_skips_it(stream_prefix: str) -> None:

@@ -65,3 +65,30 @@ class Checkpoint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} @ ({self.last_tx_id}, {self.last_position})"
+
+
+class BrokenStream(models.Model):
+    """A stream a projection stopped following: the event it could not apply, and why.
+
+    Written by ``eventstore.subscriptions`` in the batch's transaction; ``rebuild`` of the
+    projection clears its rows.
+    """
+
+    projection = models.CharField(max_length=200)
+    stream_id = models.CharField(max_length=200)
+    event_version = models.PositiveIntegerField(help_text="The event that could not be applied.")
+    event_position = models.BigIntegerField()
+    reason = models.TextField()
+    broken_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "eventstore_brokenstream"
+        ordering = ["projection", "stream_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["projection", "stream_id"], name="brokenstream_projection_stream"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.projection}: {self.stream_id}@{self.event_version}"

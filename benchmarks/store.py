@@ -9,7 +9,7 @@ owner role, migrates it, and measures as the runtime role over the same TCP sett
   like an event into a copy of the events table (same columns, indexes and defaults, no
   trigger) per commit. The physical floor of an append: one round trip and one WAL flush.
 - ``store_appends_per_second`` (1 client) and ``store_appends_per_second_4`` (4 clients,
-  one stream each): ``transaction.atomic()`` + ``eventstore.store.append`` of one event.
+  one stream each): ``transaction.atomic()`` + ``eventstore.recorder.append`` of one event.
 - ``service_commands_per_second`` (1 client) / ``service_commands_per_second_4`` (4
   clients, separate tables): bids and plays through ``games.services.commands``.
 - ``http_commands_per_second``: the same commands over HTTP against the ASGI app (daphne
@@ -211,7 +211,8 @@ def store_append_step(stream_id: str) -> Callable[[int], int]:
     """
     from django.db import transaction
 
-    from eventstore.store import NewEvent, append
+    from eventstore.recorder import append
+    from eventstore.records import NewEvent
 
     def step(i: int) -> int:
         with receivers_detached(), transaction.atomic():
@@ -285,7 +286,8 @@ def naive_reader_experiment(seconds: float) -> dict[str, Any]:
     """4 writers commit out of order; a naive reader and a tailing projection follow."""
     from django.db import connection, transaction
 
-    from eventstore.store import NewEvent, StoredEvent, append
+    from eventstore.recorder import append
+    from eventstore.records import NewEvent, StoredEvent
     from eventstore.subscriptions import Projection, catch_up
 
     prefix = f"naive-{random.randrange(10**9)}"
@@ -357,7 +359,7 @@ def naive_reader_experiment(seconds: float) -> dict[str, Any]:
 
 
 def catch_up_events_per_second() -> dict[str, Any]:
-    from eventstore.store import StoredEvent
+    from eventstore.records import StoredEvent
     from eventstore.subscriptions import Projection, rebuild
 
     class Count(Projection):
@@ -501,7 +503,9 @@ def grow_history(target_events: int) -> int:
 
     from django.db import connection, transaction
 
-    from eventstore.store import NewEvent, append, read_stream
+    from eventstore.reading import read_stream
+    from eventstore.recorder import append
+    from eventstore.records import NewEvent
 
     with connection.cursor() as cursor:
         cursor.execute(
@@ -586,7 +590,7 @@ class HttpGame:
         return answer
 
     def catch_up(self) -> None:
-        from eventstore.store import read_stream
+        from eventstore.reading import read_stream
 
         for event in read_stream(self.stream_id, after_version=self.state.version):
             self.state.apply(event.type, event.data)

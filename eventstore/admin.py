@@ -1,4 +1,5 @@
-"""Read-only admin views of the event log, stream heads and projection checkpoints."""
+"""Read-only admin views of the event log, stream heads, projection checkpoints and the
+streams projections set aside."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from eventstore.models import Checkpoint, Event, Stream
+from eventstore.models import BrokenStream, Checkpoint, Event, Stream
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -42,3 +43,12 @@ class StreamAdmin(ReadOnlyAdmin):
 @admin.register(Checkpoint)
 class CheckpointAdmin(ReadOnlyAdmin):
     list_display = ("name", "last_tx_id", "last_position", "updated_at")
+
+
+@admin.register(BrokenStream)
+class BrokenStreamAdmin(ReadOnlyAdmin):
+    """Streams a projection could not apply (fix the cause, then rebuild_projections)."""
+
+    list_display = ("projection", "stream_id", "event_version", "broken_at", "reason")
+    list_filter = ("projection",)
+    search_fields = ("=stream_id",)

@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from eventstore.store import digest
+from eventstore.verification import digest
 
 MAX_AS_OF = 2**63 - 1
 

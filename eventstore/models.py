@@ -4,7 +4,7 @@ The events and stream-head tables are created by raw SQL in migration 0001 (iden
 position, ``xid8`` transaction id, partial unique index, append-only trigger, grants) and
 mapped here as unmanaged models for read-only ORM access (admin, ad-hoc queries). Being
 unmanaged also keeps them out of Django's test ``flush`` (a TRUNCATE the trigger would
-refuse). Appends go through :mod:`eventstore.store` only.
+refuse). Appends go through :func:`eventstore.recorder.append` only.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.db import models
 
 
 class Event(models.Model):
-    """One stored event (read-only; see eventstore.store.append)."""
+    """One stored event (read-only; see eventstore.recorder.append)."""
 
     position = models.BigIntegerField(primary_key=True)
     stream_id = models.TextField()
@@ -65,3 +65,30 @@ class Checkpoint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} @ ({self.last_tx_id}, {self.last_position})"
+
+
+class BrokenStream(models.Model):
+    """A stream a projection stopped following: the event it could not apply, and why.
+
+    Written by ``eventstore.subscriptions`` in the batch's transaction; ``rebuild`` of the
+    projection clears its rows.
+    """
+
+    projection = models.CharField(max_length=200)
+    stream_id = models.CharField(max_length=200)
+    event_version = models.PositiveIntegerField(help_text="The event that could not be applied.")
+    event_position = models.BigIntegerField()
+    reason = models.TextField()
+    broken_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "eventstore_brokenstream"
+        ordering = ["projection", "stream_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["projection", "stream_id"], name="brokenstream_projection_stream"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.projection}: {self.stream_id}@{self.event_version}"

@@ -15,25 +15,37 @@ docs/eventstore.md.
 from __future__ import annotations
 
 import gc
+import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import orjson
-from django.db import connection, transaction
+import psycopg
+from django.db import InterfaceError, OperationalError, connection, transaction
 
-from eventstore.store import EVENT_COLUMNS, StoredEvent, event_cursor, stored_events
+from eventstore.reading import EVENT_COLUMNS, event_cursor, stored_events
+from eventstore.records import StoredEvent
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "CompactEvent",
+    "Progress",
     "Projection",
+    "broken_streams",
     "catch_up",
     "checkpoint_of",
     "get_projection",
+    "mark_broken",
     "rebuild",
     "register_projection",
     "registered_projections",
 ]
+
+
+#: Called with the number of events each committed batch handled.
+Progress = Callable[[int], None]
 
 
 class CompactEvent(NamedTuple):
@@ -55,6 +67,14 @@ class Projection:
     transaction that also stores the checkpoint, on Django's default connection: write
     with the ORM and the writes commit exactly when the checkpoint does. ``reset`` drops
     everything the projection built (used by :func:`rebuild`).
+
+    A stream whose events cannot be applied (any exception but a lost connection or a
+    concurrency error) is set aside: the batch is applied again stream by stream in
+    savepoints, the failing stream is recorded as broken (``eventstore_brokenstream``,
+    with the event and the error) and its later events are no longer delivered; every
+    other stream goes on. So ``handle_batch`` may see events again whose writes were
+    rolled back, or one stream's events alone: state kept in memory between calls must
+    be checked against the event versions.
     """
 
     name: str = ""
@@ -166,6 +186,24 @@ UPDATE eventstore_checkpoint SET last_tx_id = %s, last_position = %s, updated_at
 
 
 def _catch_up_batch(projection: Projection, batch_size: int) -> int:
+    try:
+        return _apply_batch(projection, batch_size, stream_by_stream=False)
+    except TRANSIENT_ERRORS:
+        raise
+    except Exception as error:
+        # Some stream's events could not be applied and the whole batch rolled back. Apply
+        # it again one stream at a time, each in a savepoint, so that only the streams that
+        # fail are set aside (BrokenStream) and every other stream goes on.
+        logger.warning(
+            "projection %s: a batch failed (%s: %s); applying it stream by stream",
+            projection.name,
+            type(error).__name__,
+            error,
+        )
+        return _apply_batch(projection, batch_size, stream_by_stream=True)
+
+
+def _apply_batch(projection: Projection, batch_size: int, *, stream_by_stream: bool) -> int:
     with transaction.atomic(), event_cursor() as cursor:
         cursor.execute(LOCK_SQL, [projection.name])
         bound, last_tx, last_position = cursor.fetchone()
@@ -184,14 +222,135 @@ def _catch_up_batch(projection: Projection, batch_size: int) -> int:
             if not rows:
                 return 0
             events = stored_events([row[:-1] for row in rows])
-        projection.handle_batch(events)
-        cursor.execute(SAVE_SQL, [rows[-1][-1], events[-1].position, projection.name])
+        broken = _broken_streams(projection.name)
+        if broken:
+            events = [event for event in events if event.stream_id not in broken]
+        if events:
+            if stream_by_stream:
+                _apply_stream_by_stream(projection, events)
+            else:
+                projection.handle_batch(events)
+        # Both row shapes have the position third and end with the transaction id.
+        cursor.execute(SAVE_SQL, [rows[-1][-1], rows[-1][2], projection.name])
         return len(rows)
+
+
+def _apply_stream_by_stream(projection: Projection, events: Sequence[Any]) -> None:
+    by_stream: dict[str, list[Any]] = {}
+    for event in events:
+        by_stream.setdefault(event.stream_id, []).append(event)
+    for stream_events in by_stream.values():
+        if _applied(projection, stream_events):
+            continue
+        # Find the event that fails: the ones before it stay applied.
+        for event in stream_events:
+            failure = _failure(projection, [event])
+            if failure is not None:
+                mark_broken(
+                    projection.name, event.stream_id, event.version, event.position, failure
+                )
+                break
+
+
+def _applied(projection: Projection, events: Sequence[Any]) -> bool:
+    return _failure(projection, events) is None
+
+
+def _failure(projection: Projection, events: Sequence[Any]) -> str | None:
+    """None when ``handle_batch(events)`` succeeded in a savepoint, else why it failed
+    (its writes rolled back to the savepoint)."""
+    try:
+        with transaction.atomic():
+            projection.handle_batch(events)
+    except TRANSIENT_ERRORS:
+        raise
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"[:MAX_REASON_LENGTH]
+    return None
+
+
+# ---------------------------------------------------------------- broken streams
+
+# Errors of the connection or of concurrency (lost connection, deadlock, serialization
+# failure): no fault of a stream's events, so the batch is retried, nothing set aside.
+TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
+    OperationalError,
+    InterfaceError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+)
+
+MAX_REASON_LENGTH = 2000
+
+# Per projection, the streams it no longer follows (as committed; loaded on first use).
+_broken: dict[str, set[str]] = {}
+_broken_lock = threading.Lock()
+
+
+def _broken_streams(name: str) -> set[str]:
+    with _broken_lock:
+        known = _broken.get(name)
+    if known is None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT stream_id FROM eventstore_brokenstream WHERE projection = %s", [name]
+            )
+            known = {row[0] for row in cursor.fetchall()}
+        with _broken_lock:
+            known = _broken.setdefault(name, known)
+    return known
+
+
+def mark_broken(name: str, stream_id: str, version: int, position: int, reason: str) -> None:
+    """Stop feeding projection ``name`` the events of ``stream_id`` from ``version`` on,
+    recording why (shown in the admin; ``rebuild`` clears it). Runs in the caller's
+    transaction: the record commits with the batch's checkpoint."""
+    logger.error(
+        "projection %s: stream %s set aside at version %s: %s", name, stream_id, version, reason
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            INSERT INTO eventstore_brokenstream
+                (projection, stream_id, event_version, event_position, reason, broken_at)
+            VALUES (%s, %s, %s, %s, %s, now())
+            ON CONFLICT (projection, stream_id) DO NOTHING
+            """,
+            [name, stream_id, version, position, reason],
+        )
+
+    def remember() -> None:
+        with _broken_lock:
+            _broken.setdefault(name, set()).add(stream_id)
+
+    transaction.on_commit(remember)
+
+
+def broken_streams(name: str) -> list[tuple[str, int, str]]:
+    """``(stream_id, event_version, reason)`` of every stream projection ``name`` set aside."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT stream_id, event_version, reason FROM eventstore_brokenstream "
+            "WHERE projection = %s ORDER BY stream_id",
+            [name],
+        )
+        return [(row[0], row[1], row[2]) for row in cursor.fetchall()]
+
+
+def _forget_broken(name: str) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM eventstore_brokenstream WHERE projection = %s", [name])
+
+    def forget() -> None:
+        with _broken_lock:
+            _broken.pop(name, None)
+
+    transaction.on_commit(forget)
 
 
 def compact_events(rows: Sequence[Sequence[Any]]) -> list[CompactEvent]:
     """CompactEvents from batch rows (data decoded with orjson; the GC paused meanwhile,
-    as in :func:`eventstore.store.stored_events`)."""
+    as in :func:`eventstore.reading.stored_events`)."""
     loads = orjson.loads
     paused = gc.isenabled()
     if paused:
@@ -213,13 +372,19 @@ def compact_events(rows: Sequence[Sequence[Any]]) -> list[CompactEvent]:
             gc.enable()
 
 
-def catch_up(projection: Projection, batch_size: int = 1000, max_events: int | None = None) -> int:
+def catch_up(
+    projection: Projection,
+    batch_size: int = 1000,
+    max_events: int | None = None,
+    progress: Progress | None = None,
+) -> int:
     """Feed the projection every event after its checkpoint that is safe to read; returns
-    how many it handled. Each batch and its checkpoint commit in one transaction, so after
-    a crash the interrupted batch (whose writes rolled back with it) is delivered again:
-    no event is ever skipped or applied twice. Call it outside any transaction that has
-    written: that transaction's own id would hold the bound below its events.
-    Concurrent callers for one projection take turns on the checkpoint row's lock.
+    how many it handled; ``progress(count)`` is called after each committed batch. Each
+    batch and its checkpoint commit in one transaction, so after a crash the interrupted
+    batch (whose writes rolled back with it) is delivered again: no event is ever skipped
+    or applied twice. Call it outside any transaction that has written: that
+    transaction's own id would hold the bound below its events. Concurrent callers for
+    one projection take turns on the checkpoint row's lock.
     """
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
@@ -229,18 +394,24 @@ def catch_up(projection: Projection, batch_size: int = 1000, max_events: int | N
         size = batch_size if max_events is None else min(batch_size, max_events - handled)
         count = _catch_up_batch(projection, size)
         handled += count
+        if progress is not None:
+            progress(count)
         if count < size:
             break
     return handled
 
 
-def rebuild(projection: Projection, batch_size: int = 5000) -> int:
-    """Reset the projection and its checkpoint, then replay the whole log into it."""
+def rebuild(
+    projection: Projection, batch_size: int = 5000, progress: Progress | None = None
+) -> int:
+    """Reset the projection and its checkpoint, then replay the whole log into it;
+    ``progress(count)`` after each batch (e.g. to draw a progress bar)."""
     _ensure_checkpoint(projection.name)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             "SELECT 1 FROM eventstore_checkpoint WHERE name = %s FOR UPDATE", [projection.name]
         )
         projection.reset()
+        _forget_broken(projection.name)
         cursor.execute(SAVE_SQL, [0, 0, projection.name])
-    return catch_up(projection, batch_size=batch_size)
+    return catch_up(projection, batch_size=batch_size, progress=progress)

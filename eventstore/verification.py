@@ -1,4 +1,5 @@
-"""Audit of stored history: hash chains plus verifiers other apps register.
+"""Audit of stored history: hash chains, the digest over stream heads, and verifiers other
+apps register.
 
 The event store checks what it owns (versions, prev_hash links, hashes, stream heads);
 an app registers a verifier for what only it understands, e.g. the tables app checks
@@ -14,12 +15,98 @@ A verifier returns None when the stream is sound, else a :class:`Problem` or a s
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
 
-from eventstore.store import StoredEvent, chain_break, iter_streams
+from eventstore.hashing import GENESIS_HASH, heads_digest
+from eventstore.reading import heads_as_of, iter_streams, read_stream
+from eventstore.records import StoredEvent
+
+__all__ = [
+    "ChainBreak",
+    "NoTableStreamResolver",
+    "Problem",
+    "chain_break",
+    "digest",
+    "find_problems",
+    "register_verifier",
+    "set_table_stream_resolver",
+    "table_stream_id",
+    "verify_all",
+    "verify_stream",
+]
+
+
+def digest(as_of: int | None = None) -> dict[str, Any]:
+    """A digest over every stream head, to publish and compare later.
+
+    ``{"streams", "events", "digest", "as_of"}``: ``digest`` is SHA-256 over one canonical
+    JSON line ``[stream_id, version, head_hash]`` per stream in stream-id order (see
+    :func:`eventstore.hashing.heads_digest`), over the events of transactions below
+    ``as_of``. Keep the whole object: ``digest(as_of=<kept as_of>)`` recomputes the same
+    value unless history was rewritten.
+    """
+    bound, heads, events = heads_as_of(as_of)
+    return {
+        "streams": len(heads),
+        "events": events,
+        "digest": heads_digest(heads),
+        "as_of": bound,
+        "algorithm": "sha256 over canonical JSON lines [stream_id, version, head_hash]",
+    }
+
+
+@dataclass(frozen=True)
+class ChainBreak:
+    """The first event of a stream whose chain does not hold, and what differs."""
+
+    event: StoredEvent
+    reason: str
+
+
+def chain_break(events: Iterable[StoredEvent]) -> ChainBreak | None:
+    """The first event (in version order) whose version, prev_hash or hash is wrong."""
+    expected_prev = GENESIS_HASH
+    expected_version = 1
+    for event in events:
+        if event.version != expected_version:
+            return ChainBreak(
+                event, f"version {event.version} where {expected_version} was expected"
+            )
+        if event.prev_hash != expected_prev:
+            return ChainBreak(
+                event,
+                f"prev_hash {event.prev_hash} differs from the previous event's hash "
+                f"{expected_prev}",
+            )
+        recomputed = event.expected_hash()
+        if recomputed != event.hash:
+            return ChainBreak(
+                event,
+                f"stored hash {event.hash} differs from the recomputed {recomputed} "
+                "(type, data, metadata or schema_version changed)",
+            )
+        expected_prev = event.hash
+        expected_version += 1
+    return None
+
+
+def verify_stream(stream_id: str) -> StoredEvent | None:
+    """The first event of the stream whose hash chain is broken, or None."""
+    found = chain_break(read_stream(stream_id))
+    return found.event if found else None
+
+
+def verify_all() -> StoredEvent | None:
+    """The first broken event over all streams (in stream-id order), or None."""
+    for events in iter_streams():
+        found = chain_break(events)
+        if found:
+            return found.event
+    return None
 
 
 @dataclass(frozen=True)
@@ -131,17 +218,17 @@ TableStreamResolver = Callable[[str], str]
 _table_stream_resolver: list[TableStreamResolver] = []
 
 
+class NoTableStreamResolver(LookupError):
+    """No app said how a table id names its stream (the store knows no tables)."""
+
+
 def set_table_stream_resolver(resolver: TableStreamResolver) -> None:
     """Let the tables app say which stream holds table ``ID`` (for ``--table ID``)."""
     _table_stream_resolver[:] = [resolver]
 
 
 def table_stream_id(table_id: str) -> str:
-    """The stream of a table: the registered resolver's answer, else the first of
-    ``table-<ID>`` and ``<ID>`` that has events (``table-<ID>`` when neither has)."""
-    if _table_stream_resolver:
-        return _table_stream_resolver[0](table_id)
-    for candidate in (f"table-{table_id}", table_id):
-        if stream_exists(candidate):
-            return candidate
-    return f"table-{table_id}"
+    """The stream of a table, as the registered resolver spells it."""
+    if not _table_stream_resolver:
+        raise NoTableStreamResolver("no app registered a table stream resolver")
+    return _table_stream_resolver[0](table_id)

@@ -44,10 +44,11 @@ class LedgerHand(models.Model):
     tricks = models.JSONField()
     # {"north_south": {"hand_score", "total", "bags", "breakdown"}, "east_west": {...}}
     teams = models.JSONField()
-    total_north_south = models.IntegerField()
-    total_east_west = models.IntegerField()
-    bags_north_south = models.IntegerField()
-    bags_east_west = models.IntegerField()
+    # 64-bit: rule values are bounded (games.engine.rules), so no game can overflow these.
+    total_north_south = models.BigIntegerField()
+    total_east_west = models.BigIntegerField()
+    bags_north_south = models.BigIntegerField()
+    bags_east_west = models.BigIntegerField()
     winner = models.CharField(max_length=16, null=True, blank=True)
     event_version = models.PositiveIntegerField(help_text="The stream version that ended it.")
 

@@ -12,12 +12,12 @@ events are read back from its stream.
 
 from __future__ import annotations
 
-import logging
 from collections import OrderedDict
 from collections.abc import Sequence
 from uuid import UUID
 
-from eventstore.store import StoredEvent, read_stream
+from eventstore.reading import read_stream
+from eventstore.records import StoredEvent
 from eventstore.subscriptions import CompactEvent, Projection
 from games.domain import events as ev
 from games.domain.streams import TABLE_STREAM_PREFIX
@@ -26,8 +26,6 @@ from games.engine.errors import IllegalMove
 from games.engine.hand_summary import hand_summary
 from games.engine.seats import TEAM_NAMES
 from scoring.models import LedgerHand
-
-logger = logging.getLogger(__name__)
 
 Event = StoredEvent | CompactEvent
 
@@ -42,13 +40,11 @@ class ScoreLedgerProjection(Projection):
 
     def __init__(self) -> None:
         self._states: OrderedDict[str, TableState] = OrderedDict()
-        self._broken: set[str] = set()
 
     def reset(self) -> None:
         """Drop every ledger row (and the in-memory states)."""
         LedgerHand.objects.all().delete()
         self._states.clear()
-        self._broken.clear()
 
     def handle(self, event: Event) -> None:
         self.handle_batch([event])
@@ -79,20 +75,16 @@ class ScoreLedgerProjection(Projection):
 
     def _fold(self, event: Event) -> LedgerHand | None:
         stream_id = event.stream_id
-        if not stream_id.startswith(TABLE_STREAM_PREFIX) or stream_id in self._broken:
+        if not stream_id.startswith(TABLE_STREAM_PREFIX):
             return None
-        try:
-            state = self._state_before(event)
-            if state is None:
-                raise IllegalMove("gap", f"events before version {event.version} are missing")
-            hands_scored = len(state.game.ledger.hands) if state.game is not None else 0
-            state.apply(event.type, event.data)
-        except (IllegalMove, KeyError, ValueError) as error:
-            # verify_events reports broken streams; the ledger just stops following them.
-            logger.error("score_ledger: cannot fold %s@%s: %s", stream_id, event.version, error)
-            self._broken.add(stream_id)
-            self._states.pop(stream_id, None)
-            return None
+        # A stream that cannot be folded (or its row written) raises: the subscription sets
+        # that stream aside as broken, with the reason, and the other tables go on.
+        # verify_events says what is wrong with it.
+        state = self._state_before(event)
+        if state is None:
+            raise IllegalMove("gap", f"events before version {event.version} are missing")
+        hands_scored = len(state.game.ledger.hands) if state.game is not None else 0
+        state.apply(event.type, event.data)
         row = None
         game = state.game
         if game is not None and len(game.ledger.hands) > hands_scored:

@@ -6,7 +6,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from rest_framework import status
 from rest_framework.response import Response
 
-from eventstore.store import WrongExpectedVersion
+from eventstore.errors import WrongExpectedVersion
 from games.engine.errors import IllegalMove
 from games.engine.rules import RulesError
 from games.services.errors import CommandRejected

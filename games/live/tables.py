@@ -211,7 +211,7 @@ def call_move(
 
 def is_stale_refusal(exc: BaseException) -> bool:
     """True for the refusal a late task meets: the table moved on (409 version conflict)."""
-    from eventstore.store import WrongExpectedVersion
+    from eventstore.errors import WrongExpectedVersion
     from games.services.errors import CommandRejected
 
     if isinstance(exc, WrongExpectedVersion):

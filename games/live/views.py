@@ -26,7 +26,7 @@ def decoded_events(table_id: str, notified: Sequence[Sequence[Any]]) -> list[Any
     """The ``StoredEvent``s a commit notice carried (``StoredEvent.to_wire``), or None if
     they are not what a notice carries. Their content is checked later, against the fold's
     hash chain (``games.selectors.visibility.chained_tail``)."""
-    from eventstore.store import StoredEvent
+    from eventstore.records import StoredEvent
     from games.domain.streams import table_stream_id
 
     try:

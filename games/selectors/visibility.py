@@ -23,7 +23,8 @@ from typing import Any
 
 from django.db import connection
 
-from eventstore.store import StoredEvent, read_stream
+from eventstore.reading import read_stream
+from eventstore.records import StoredEvent
 from games.domain import events as ev
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState

@@ -24,15 +24,10 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from eventstore.errors import WrongExpectedVersion
 from eventstore.models import Event
-from eventstore.store import (
-    AppendResult,
-    NewEvent,
-    StoredEvent,
-    WrongExpectedVersion,
-    append,
-    lock_stream,
-)
+from eventstore.recorder import append, lock_stream
+from eventstore.records import AppendResult, NewEvent, StoredEvent
 from games.domain import decisions
 from games.domain import events as ev
 from games.domain.decisions import parse_seat_arg

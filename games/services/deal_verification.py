@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from eventstore.store import StoredEvent
+from eventstore.records import StoredEvent
 from eventstore.verification import Problem
 from games.domain import events as ev
 from games.domain.streams import table_id_of_stream

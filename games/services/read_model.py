@@ -148,7 +148,7 @@ def update_statement(
     table_id: uuid.UUID, state: TableState, seats_changed: bool
 ) -> tuple[str, list[Any]]:
     """``(sql, params)`` of the UPDATE that brings the row up to ``state``, for the store
-    to run inside the append's own statement (``eventstore.store.append(read_model=...)``).
+    to run inside the append's own statement (``eventstore.recorder.append(read_model=...)``).
 
     Times come from the statement's ``now()``, which is also the events' ``recorded_at``.
     """

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 
 from django.db import connection
 
-from eventstore.store import read_stream
+from eventstore.reading import read_stream
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from eventstore import store
+from eventstore import errors, reading, recorder, verification
 from eventstore.hashing import GENESIS_HASH
-from eventstore.store import NewEvent
+from eventstore.records import NewEvent
 
 pytestmark = pytest.mark.django_db
 
 
 def append(stream_id: str, expected: int, *events: NewEvent, command_id: str | None = None):
     with transaction.atomic():
-        return store.append(stream_id, expected, list(events), command_id=command_id)
+        return recorder.append(stream_id, expected, list(events), command_id=command_id)
 
 
 def test_append_then_read_returns_the_same_events_in_order(stream_prefix: str) -> None:
@@ -30,12 +30,12 @@ def test_append_then_read_returns_the_same_events_in_order(stream_prefix: str) -
     assert not first.duplicate and not second.duplicate
     assert [e.version for e in second.events] == [2, 3]
     assert second.version == 3
-    assert store.read_stream(stream) == first.events + second.events
-    assert store.read_stream(stream, after_version=1, limit=1) == second.events[:1]
-    assert store.stream_version(stream) == 3
-    assert store.stream_version(f"{stream_prefix}-empty") == 0
-    assert store.stream_head(stream) == (3, second.events[-1].hash)
-    positions = [e.position for e in store.read_stream(stream)]
+    assert reading.read_stream(stream) == first.events + second.events
+    assert reading.read_stream(stream, after_version=1, limit=1) == second.events[:1]
+    assert reading.stream_version(stream) == 3
+    assert reading.stream_version(f"{stream_prefix}-empty") == 0
+    assert reading.stream_head(stream) == (3, second.events[-1].hash)
+    positions = [e.position for e in reading.read_stream(stream)]
     assert positions == sorted(positions)
     assert first.events[0].prev_hash == GENESIS_HASH
     assert second.events[0].prev_hash == first.events[0].hash
@@ -48,11 +48,11 @@ def test_stale_expected_version_is_refused_with_the_current_version(stream_prefi
     append(stream, 1, NewEvent("B", {}))
 
     for stale in (0, 1, 5):
-        with pytest.raises(store.WrongExpectedVersion) as refused, transaction.atomic():
-            store.append(stream, stale, [NewEvent("C", {})])
+        with pytest.raises(errors.WrongExpectedVersion) as refused, transaction.atomic():
+            recorder.append(stream, stale, [NewEvent("C", {})])
         assert (refused.value.stream_id, refused.value.expected) == (stream, stale)
         assert refused.value.current == 2
-    assert [e.type for e in store.read_stream(stream)] == ["A", "B"]
+    assert [e.type for e in reading.read_stream(stream)] == ["A", "B"]
 
 
 def test_same_command_id_appends_once_and_returns_the_first_result(stream_prefix: str) -> None:
@@ -67,7 +67,7 @@ def test_same_command_id_appends_once_and_returns_the_first_result(stream_prefix
     assert again.duplicate and later.duplicate
     assert again.events == first.events == later.events
     assert all(e.metadata["command_id"] == "cmd-1" for e in first.events)
-    assert store.stream_version(stream) == 3
+    assert reading.stream_version(stream) == 3
     # The same command id on another stream is another command.
     other = append(f"{stream_prefix}-b", 0, NewEvent("A", {}), command_id="cmd-1")
     assert not other.duplicate
@@ -102,23 +102,23 @@ def test_invalid_appends_are_refused_and_write_nothing(
     stream_prefix: str, stream_id, expected, events, command_id, needle
 ) -> None:
     stream_id = f"{stream_prefix}{stream_id}" if stream_id == "s" else stream_id
-    with pytest.raises(store.InvalidEvent, match=needle), transaction.atomic():
-        store.append(stream_id, expected, events, command_id=command_id)
-    assert store.stream_version(stream_id) == 0 if stream_id else True
+    with pytest.raises(errors.InvalidEvent, match=needle), transaction.atomic():
+        recorder.append(stream_id, expected, events, command_id=command_id)
+    assert reading.stream_version(stream_id) == 0 if stream_id else True
 
 
 @pytest.mark.django_db(transaction=True)
 def test_append_outside_a_transaction_is_refused(stream_prefix: str) -> None:
-    with pytest.raises(store.AppendOutsideTransaction):
-        store.append(f"{stream_prefix}-a", 0, [NewEvent("A", {})])
-    assert store.stream_version(f"{stream_prefix}-a") == 0
+    with pytest.raises(errors.AppendOutsideTransaction):
+        recorder.append(f"{stream_prefix}-a", 0, [NewEvent("A", {})])
+    assert reading.stream_version(f"{stream_prefix}-a") == 0
 
 
 def test_tuples_come_back_as_lists_and_unicode_is_kept(stream_prefix: str) -> None:
     stream = f"{stream_prefix}-a"
     result = append(stream, 0, NewEvent("A", {"cards": (1, 2), "name": "Ünïcødé ♠"}))
     assert result.events[0].data == {"cards": [1, 2], "name": "Ünïcødé ♠"}
-    assert store.read_stream(stream) == result.events
+    assert reading.read_stream(stream) == result.events
 
 
 def test_first_events_can_be_found_by_command_id_alone(stream_prefix: str) -> None:
@@ -143,17 +143,17 @@ def test_a_known_head_hash_chains_without_a_read_and_a_wrong_one_appends_nothing
     first = append(stream, 0, NewEvent("A", {}))
     head = first.events[-1].hash
     with transaction.atomic():
-        second = store.append(stream, 1, [NewEvent("B", {"n": 1})], expected_hash=head)
+        second = recorder.append(stream, 1, [NewEvent("B", {"n": 1})], expected_hash=head)
     assert second.events[0].prev_hash == head
-    assert store.chain_break(store.read_stream(stream)) is None
+    assert verification.chain_break(reading.read_stream(stream)) is None
 
     wrong = "f" * 64
-    with pytest.raises(store.WrongExpectedVersion) as refused, transaction.atomic():
-        store.append(stream, 2, [NewEvent("C", {})], expected_hash=wrong)
+    with pytest.raises(errors.WrongExpectedVersion) as refused, transaction.atomic():
+        recorder.append(stream, 2, [NewEvent("C", {})], expected_hash=wrong)
     assert refused.value.current == 2
     assert "head hash" in str(refused.value)
-    assert [e.type for e in store.read_stream(stream)] == ["A", "B"]
+    assert [e.type for e in reading.read_stream(stream)] == ["A", "B"]
 
     for bad in ("abc", 12):
-        with pytest.raises(store.InvalidEvent), transaction.atomic():
-            store.append(stream, 2, [NewEvent("C", {})], expected_hash=bad)  # type: ignore[arg-type]
+        with pytest.raises(errors.InvalidEvent), transaction.atomic():
+            recorder.append(stream, 2, [NewEvent("C", {})], expected_hash=bad)  # type: ignore[arg-type]

@@ -7,8 +7,8 @@ import threading
 import pytest
 from django.db import transaction
 
-from eventstore import store
-from eventstore.store import NewEvent
+from eventstore import errors, reading, recorder, records, verification
+from eventstore.records import NewEvent
 
 from .conftest import run_in_thread
 
@@ -32,7 +32,7 @@ def test_many_writers_with_the_same_expected_version_exactly_one_wins_each(
             barrier.wait(timeout=30)
             try:
                 with transaction.atomic():
-                    result = store.append(
+                    result = recorder.append(
                         stream,
                         version,
                         [
@@ -44,12 +44,12 @@ def test_many_writers_with_the_same_expected_version_exactly_one_wins_each(
                 with lock:
                     wins.setdefault(version, []).append(thread)
                 version = result.version
-            except store.WrongExpectedVersion as refused:
+            except errors.WrongExpectedVersion as refused:
                 assert refused.current >= version + 2
                 version = refused.current
             barrier.wait(timeout=30)
             # Everyone starts the next round from the winner's version.
-            version = store.stream_version(stream)
+            version = reading.stream_version(stream)
 
     joins = [run_in_thread(lambda t=t: writer(t)) for t in range(THREADS)]
     for join in joins:
@@ -57,23 +57,23 @@ def test_many_writers_with_the_same_expected_version_exactly_one_wins_each(
 
     assert sorted(wins) == [2 * r for r in range(ROUNDS)]
     assert all(len(winners) == 1 for winners in wins.values()), wins
-    events = store.read_stream(stream)
+    events = reading.read_stream(stream)
     assert [e.version for e in events] == list(range(1, 2 * ROUNDS + 1))
     # Each winner's batch is whole and in order: no lost, partial or duplicate events.
     for first, second in zip(events[::2], events[1::2], strict=True):
         assert first.type == "BidPlaced" and second.type == "Noted"
         assert first.data["thread"] == second.data["thread"] == wins[first.version - 1][0]
-    assert store.verify_stream(stream) is None
+    assert verification.verify_stream(stream) is None
 
 
 def test_concurrent_retries_of_one_command_append_once(stream_prefix: str) -> None:
     stream = f"{stream_prefix}-table"
     barrier = threading.Barrier(THREADS)
 
-    def sender(thread: int) -> store.AppendResult:
+    def sender(thread: int) -> records.AppendResult:
         barrier.wait(timeout=30)
         with transaction.atomic():
-            return store.append(
+            return recorder.append(
                 stream, 0, [NewEvent("TableCreated", {"by": thread})], command_id="create-1"
             )
 
@@ -83,7 +83,7 @@ def test_concurrent_retries_of_one_command_append_once(stream_prefix: str) -> No
     originals = [r for r in results if not r.duplicate]
     assert len(originals) == 1
     assert all(r.events == originals[0].events for r in results)
-    assert len(store.read_stream(stream)) == 1
+    assert len(reading.read_stream(stream)) == 1
 
 
 def test_an_append_from_an_older_transaction_after_a_newer_one_must_retry(
@@ -95,23 +95,23 @@ def test_an_append_from_an_older_transaction_after_a_newer_one_must_retry(
     stream = f"{stream_prefix}-a"
     has_xid, newer_committed = threading.Event(), threading.Event()
 
-    def older() -> store.AppendResult:
+    def older() -> records.AppendResult:
         from django.db import connection
 
-        with pytest.raises(store.StaleTransaction) as refused, transaction.atomic():
+        with pytest.raises(errors.StaleTransaction) as refused, transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_current_xact_id()")  # like an earlier write
             has_xid.set()
             assert newer_committed.wait(30)
-            store.append(stream, 1, [NewEvent("Older", {})])
+            recorder.append(stream, 1, [NewEvent("Older", {})])
         assert refused.value.current == refused.value.expected == 1
         with transaction.atomic():
-            return store.append(stream, 1, [NewEvent("Older", {})])
+            return recorder.append(stream, 1, [NewEvent("Older", {})])
 
     join = run_in_thread(older)
     assert has_xid.wait(30)
     with transaction.atomic():
-        store.append(stream, 0, [NewEvent("Newer", {})])
+        recorder.append(stream, 0, [NewEvent("Newer", {})])
     newer_committed.set()
     assert join().version == 2
-    assert [e.type for e in store.read_stream(stream)] == ["Newer", "Older"]
+    assert [e.type for e in reading.read_stream(stream)] == ["Newer", "Older"]

@@ -17,9 +17,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 
-from eventstore import store
+from eventstore import reading, recorder, records, verification
 from eventstore.hashing import GENESIS_HASH
-from eventstore.store import NewEvent
+from eventstore.records import NewEvent
 from eventstore.verification import Problem, register_verifier, unregister_verifier
 
 
@@ -38,16 +38,16 @@ def independent_hash(event: dict[str, Any], prev_hash: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def make_stream(stream: str) -> list[store.StoredEvent]:
+def make_stream(stream: str) -> list[records.StoredEvent]:
     with transaction.atomic():
-        store.append(stream, 0, [NewEvent("TableCreated", {"rules": "standard", "é": "♠"})])
-        store.append(
+        recorder.append(stream, 0, [NewEvent("TableCreated", {"rules": "standard", "é": "♠"})])
+        recorder.append(
             stream,
             1,
             [NewEvent("BidPlaced", {"seat": 0, "bid": 4}), NewEvent("BidPlaced", {"seat": 1})],
             command_id="bid-1",
         )
-    return store.read_stream(stream)
+    return reading.read_stream(stream)
 
 
 @contextmanager
@@ -84,7 +84,7 @@ def test_hashes_follow_the_documented_recipe(stream_prefix: str) -> None:
         assert event.prev_hash == prev
         assert event.hash == independent_hash(event.__dict__, prev)
         prev = event.hash
-    assert store.verify_stream(f"{stream_prefix}-a") is None
+    assert verification.verify_stream(f"{stream_prefix}-a") is None
 
 
 def run_verify_process(*args: str) -> subprocess.CompletedProcess[str]:
@@ -163,9 +163,9 @@ def test_an_altered_event_is_caught_and_named(
     make_stream(f"{stream_prefix}-b")
     tamper(sql, [stream])
 
-    broken = store.verify_stream(stream)
+    broken = verification.verify_stream(stream)
     assert broken is not None and broken.version == broken_version
-    assert store.verify_stream(f"{stream_prefix}-b") is None
+    assert verification.verify_stream(f"{stream_prefix}-b") is None
     with pytest.raises(CommandError) as failed:
         run_verify("--stream", stream)
     assert failed.value.returncode == 1
@@ -188,13 +188,13 @@ def test_rewriting_a_whole_chain_consistently_is_caught_by_the_head_row(
     stream = f"{stream_prefix}-a"
     events = make_stream(stream)
     forged_data = {**events[2].data, "bid": 13}
-    forged = store.StoredEvent(**{**events[2].__dict__, "data": forged_data})
+    forged = records.StoredEvent(**{**events[2].__dict__, "data": forged_data})
     tamper(
         "UPDATE eventstore_event SET data = %s::jsonb, hash = %s WHERE stream_id = %s "
         "AND version = 3",
         [json.dumps(forged_data), forged.expected_hash(), stream],
     )
-    assert store.verify_stream(stream) is None  # the chain alone cannot tell
+    assert verification.verify_stream(stream) is None  # the chain alone cannot tell
     with pytest.raises(CommandError, match="stream head"):
         run_verify("--stream", stream)
 
@@ -203,7 +203,7 @@ def test_registered_verifiers_run_and_fail_the_audit(stream_prefix: str) -> None
     stream = f"{stream_prefix}-a"
     make_stream(stream)
 
-    def no_big_bids(stream_id: str, events: list[store.StoredEvent]) -> Problem | None:
+    def no_big_bids(stream_id: str, events: list[records.StoredEvent]) -> Problem | None:
         for event in events:
             if event.data.get("bid", 0) > 3:
                 return Problem.at(event, "bid above 3", "deal commitment")
@@ -222,13 +222,12 @@ def test_registered_verifiers_run_and_fail_the_audit(stream_prefix: str) -> None
 
 
 def test_table_option_resolves_the_tables_stream(stream_prefix: str) -> None:
-    from eventstore import verification
-
     make_stream(f"{stream_prefix}-t")
     saved = verification._table_stream_resolver[:]
     try:
-        verification._table_stream_resolver.clear()  # default: table-ID, then ID
-        assert f"stream {stream_prefix}-t" in run_verify("--table", f"{stream_prefix}-t")
+        verification._table_stream_resolver.clear()  # the store itself knows no tables
+        with pytest.raises(CommandError, match="no app registered a table stream resolver"):
+            run_verify("--table", stream_prefix)
         verification.set_table_stream_resolver(lambda table_id: f"{table_id}-t")
         assert f"stream {stream_prefix}-t" in run_verify("--table", stream_prefix)
         with pytest.raises(CommandError) as missing:
@@ -244,23 +243,23 @@ def test_digest_is_reproducible_and_changes_when_history_is_rewritten(
 ) -> None:
     stream = f"{stream_prefix}-a"
     make_stream(stream)
-    kept = store.digest()
+    kept = verification.digest()
     assert kept["streams"] >= 1 and kept["events"] >= 3
-    assert (stream, 3, store.stream_head(stream)[1]) in store.stream_heads(kept["as_of"])
+    assert (stream, 3, reading.stream_head(stream)[1]) in reading.stream_heads(kept["as_of"])
     make_stream(f"{stream_prefix}-b")  # new history does not change an earlier digest
-    assert store.digest(as_of=kept["as_of"]) == kept
-    assert store.digest()["digest"] != kept["digest"]
+    assert verification.digest(as_of=kept["as_of"]) == kept
+    assert verification.digest()["digest"] != kept["digest"]
 
     # An administrator rewrites the last event and re-hashes it (as owner, trigger off,
     # committed): the chain still verifies, but the kept digest proves the rewrite.
-    original = store.read_stream(stream)[-1]
-    forged = store.StoredEvent(**{**original.__dict__, "data": {"seat": 1, "bid": 13}})
+    original = reading.read_stream(stream)[-1]
+    forged = records.StoredEvent(**{**original.__dict__, "data": {"seat": 1, "bid": 13}})
     rewrite = "UPDATE eventstore_event SET data = %s::jsonb, hash = %s WHERE position = %s"
     with transaction.atomic():
         tamper(rewrite, [json.dumps(forged.data), forged.expected_hash(), original.position])
     try:
-        assert store.verify_stream(stream) is None
-        assert store.digest(as_of=kept["as_of"])["digest"] != kept["digest"]
+        assert verification.verify_stream(stream) is None
+        assert verification.digest(as_of=kept["as_of"])["digest"] != kept["digest"]
         # The real command, in its own process, exits non-zero naming the event.
         process = run_verify_process("--stream", stream)
         assert process.returncode == 1, process.stderr
@@ -269,7 +268,7 @@ def test_digest_is_reproducible_and_changes_when_history_is_rewritten(
     finally:  # put history back: the test database is shared by the whole run
         with transaction.atomic():
             tamper(rewrite, [json.dumps(original.data), original.hash, original.position])
-    assert store.digest(as_of=kept["as_of"]) == kept
+    assert verification.digest(as_of=kept["as_of"]) == kept
 
 
 def test_audit_digest_endpoint(client: Any) -> None:

@@ -9,8 +9,8 @@ import psycopg
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from eventstore import store
-from eventstore.store import NewEvent
+from eventstore import reading, recorder, records
+from eventstore.records import NewEvent
 
 CHANGES = [
     "UPDATE eventstore_event SET data = '{}'::jsonb WHERE stream_id = %s",
@@ -19,10 +19,10 @@ CHANGES = [
 ]
 
 
-def _stream_with_events(stream: str) -> list[store.StoredEvent]:
+def _stream_with_events(stream: str) -> list[records.StoredEvent]:
     with transaction.atomic():
-        store.append(stream, 0, [NewEvent("A", {"x": 1}), NewEvent("B", {"x": 2})])
-    return store.read_stream(stream)
+        recorder.append(stream, 0, [NewEvent("A", {"x": 1}), NewEvent("B", {"x": 2})])
+    return reading.read_stream(stream)
 
 
 @pytest.mark.django_db
@@ -35,7 +35,7 @@ def test_trigger_refuses_the_owner(stream_prefix: str, statement: str) -> None:
         assert cursor.fetchone()[0] == connection.settings_dict["USER"]
         with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
             cursor.execute(statement, [stream] if "%s" in statement else [])
-    assert store.read_stream(stream) == before
+    assert reading.read_stream(stream) == before
 
 
 @pytest.mark.django_db(transaction=True)
@@ -47,7 +47,7 @@ def test_runtime_role_lacks_the_privilege(
     before = _stream_with_events(stream)
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
         app_role_connection.execute(statement, [stream] if "%s" in statement else [])
-    assert store.read_stream(stream) == before
+    assert reading.read_stream(stream) == before
 
 
 @pytest.mark.django_db(transaction=True)

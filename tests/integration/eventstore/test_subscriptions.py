@@ -13,8 +13,8 @@ import pytest
 from django.db import connection, transaction
 from psycopg.conninfo import make_conninfo
 
-from eventstore import store, subscriptions
-from eventstore.store import NewEvent, StoredEvent
+from eventstore import recorder, subscriptions
+from eventstore.records import NewEvent, StoredEvent
 from eventstore.subscriptions import Projection, catch_up, checkpoint_of, rebuild
 
 from .conftest import run_in_thread
@@ -67,7 +67,7 @@ def test_catch_up_checkpoint_and_rebuild(stream_prefix: str) -> None:
     projection = Recorder(f"rec-{stream_prefix}", stream_prefix)
     for n in range(5):
         with transaction.atomic():
-            store.append(f"{stream_prefix}-{n % 2}", n // 2, [NewEvent("E", {"n": n})])
+            recorder.append(f"{stream_prefix}-{n % 2}", n // 2, [NewEvent("E", {"n": n})])
     catch_up_until(projection, 5)
     assert [e.data["n"] for e in projection.seen] == list(range(5))
     assert catch_up(projection) == 0 or len(projection.seen) == 5
@@ -75,13 +75,17 @@ def test_catch_up_checkpoint_and_rebuild(stream_prefix: str) -> None:
     assert position >= projection.seen[-1].position and tx_id > 0
 
     with transaction.atomic():
-        store.append(f"{stream_prefix}-0", 3, [NewEvent("E", {"n": 5})])
+        recorder.append(f"{stream_prefix}-0", 3, [NewEvent("E", {"n": 5})])
     catch_up_until(projection, 6)
     assert [e.data["n"] for e in projection.seen] == list(range(6))
 
-    handled = rebuild(projection, batch_size=2)
+    batches: list[int] = []
+    handled = rebuild(projection, batch_size=2, progress=batches.append)
     assert projection.resets == 1 and handled >= 6
     assert [e.data["n"] for e in projection.seen] == list(range(6))
+    # progress hears of every committed batch, the last one short (the end of the log)
+    assert sum(batches) == handled and all(count == 2 for count in batches[:-1])
+    assert batches[-1] < 2
 
 
 def test_a_late_commit_is_delivered_where_a_naive_reader_skips_it(stream_prefix: str) -> None:
@@ -92,7 +96,7 @@ def test_a_late_commit_is_delivered_where_a_naive_reader_skips_it(stream_prefix:
 
     def slow_writer() -> int:
         with transaction.atomic():
-            result = store.append(f"{stream_prefix}-a", 0, [NewEvent("Slow", {})])
+            result = recorder.append(f"{stream_prefix}-a", 0, [NewEvent("Slow", {})])
             appended.set()
             assert release.wait(30)
         return result.events[0].position
@@ -100,7 +104,7 @@ def test_a_late_commit_is_delivered_where_a_naive_reader_skips_it(stream_prefix:
     join_slow = run_in_thread(slow_writer)
     assert appended.wait(30)
     with transaction.atomic():
-        fast = store.append(f"{stream_prefix}-b", 0, [NewEvent("Fast", {})]).events[0]
+        fast = recorder.append(f"{stream_prefix}-b", 0, [NewEvent("Fast", {})]).events[0]
 
     naive_seen, naive_last = naive_read(stream_prefix, 0)
     assert naive_seen == [fast.position]
@@ -135,7 +139,7 @@ def test_tailing_reader_sees_every_event_exactly_once_under_concurrent_writers(
             stream = f"{stream_prefix}-w{number}-{n % 3}"
             with transaction.atomic():
                 batch = [NewEvent("E", {"w": number, "n": n})] * rng.choice([1, 1, 2])
-                store.append(stream, versions[stream], batch)
+                recorder.append(stream, versions[stream], batch)
                 versions[stream] += len(batch)
                 if rng.random() < 0.3:  # commit late, after others have committed
                     time.sleep(rng.uniform(0.001, 0.02))
@@ -215,7 +219,7 @@ def test_a_long_transaction_in_another_database_does_not_stall_projections(
     try:
         (foreign_xid,) = other.execute("SELECT pg_current_xact_id()::text::bigint").fetchone()
         with transaction.atomic():
-            store.append(f"{stream_prefix}-a", 0, [NewEvent("A", {})])
+            recorder.append(f"{stream_prefix}-a", 0, [NewEvent("A", {})])
         (xmin,) = app_role_connection.execute(
             "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
         ).fetchone()

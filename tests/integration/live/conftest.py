@@ -236,7 +236,7 @@ def table_row(table_id: str) -> Any:
 
 
 def stream_events(table_id: str) -> list[Any]:
-    from eventstore.store import read_stream
+    from eventstore.reading import read_stream
 
     return read_stream(f"table-{table_id}")
 
@@ -244,7 +244,7 @@ def stream_events(table_id: str) -> list[Any]:
 def assert_history_sound(table_id: str) -> list[Any]:
     """Versions 1..N without gap, hash chain valid, and the read model at N (once the game
     is over; before, at most N)."""
-    from eventstore.store import verify_stream
+    from eventstore.verification import verify_stream
 
     read_model_version = table_row(table_id).version  # first: a live table moves on
     events = stream_events(table_id)

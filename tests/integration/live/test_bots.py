@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from eventstore.store import read_stream
+from eventstore.reading import read_stream
 from games.live.bot_turns import turn_seed
 from tests.integration.live.conftest import (
     Processes,

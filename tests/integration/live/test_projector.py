@@ -9,7 +9,8 @@ from typing import Any
 
 from django.db import transaction
 
-from eventstore.store import NewEvent, StoredEvent, append
+from eventstore.recorder import append
+from eventstore.records import NewEvent, StoredEvent
 from eventstore.subscriptions import Projection, register_projection, unregister_projection
 from services.projector import Projector, heartbeat_age, heartbeat_path
 from tests.integration.live.conftest import wait_until

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from eventstore.store import read_stream
+from eventstore.reading import read_stream
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState
 from games.selectors.visibility import (
@@ -132,7 +132,7 @@ def test_events_a_notice_carried_stand_in_for_the_read_only_if_they_chain(
 ) -> None:
     from dataclasses import replace
 
-    from eventstore.store import StoredEvent
+    from eventstore.records import StoredEvent
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     users = {seat: UserFactory() for seat in range(4)}

@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from eventstore.hashing import canonical_json, event_hash
-from eventstore.store import read_stream
+from eventstore.reading import read_stream
 from games.domain import events as ev
 from games.services.export import export_table
 from games.services.table_state import forget, reading_state

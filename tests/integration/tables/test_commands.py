@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from eventstore.store import read_stream
+from eventstore.reading import read_stream
 from games.domain import events as ev
 from games.models import Table, TableSecret
 from games.services import commands

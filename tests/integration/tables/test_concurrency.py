@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from eventstore.store import read_stream
+from eventstore.reading import read_stream
 from games.models import Table
 from games.services import commands
 from games.services.errors import CommandRejected

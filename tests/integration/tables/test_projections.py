@@ -14,7 +14,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
 
-from eventstore.store import NewEvent, append
+from eventstore.recorder import append
+from eventstore.records import NewEvent
 from eventstore.subscriptions import catch_up
 from games.engine.bidding import bid_label
 from games.engine.seats import SEAT_NAMES

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eventstore.store import read_stream
+from eventstore.reading import read_stream
 from games.domain import events as ev
 from games.domain.streams import table_stream_id
 from games.engine.cards import parse_card

@@ -1,4 +1,4 @@
-"""Append to and read from event streams (the public API of the event store).
+"""Recording events: the one-statement append, the stream lock, prepared statements.
 
 Every write happens inside the caller's ``transaction.atomic()`` on Django's default
 connection, so a command's read model and its events commit or roll back together.
@@ -13,17 +13,20 @@ and all but the first find the version moved: :class:`WrongExpectedVersion`. The
 from __future__ import annotations
 
 import functools
-import gc
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import orjson
 import psycopg
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
+from eventstore.errors import (
+    AppendOutsideTransaction,
+    InvalidEvent,
+    StaleTransaction,
+    WrongExpectedVersion,
+)
 from eventstore.hashing import (
     GENESIS_HASH,
     NotCanonicalJSON,
@@ -31,156 +34,15 @@ from eventstore.hashing import (
     chained_hash,
     check_json_value,
     encoded_hash_parts,
-    event_hash,
-    heads_digest,
 )
+from eventstore.reading import EVENT_COLUMNS, stored_event
+from eventstore.records import AppendResult, NewEvent, StoredEvent
 from eventstore.signals import events_committed
 
 MAX_ID_LENGTH = 200
 
-__all__ = [
-    "GENESIS_HASH",
-    "AppendResult",
-    "InvalidEvent",
-    "NewEvent",
-    "StaleTransaction",
-    "StoredEvent",
-    "WrongExpectedVersion",
-    "append",
-    "digest",
-    "lock_stream",
-    "read_all",
-    "read_stream",
-    "stream_head",
-    "stream_heads",
-    "stream_version",
-    "verify_all",
-    "verify_stream",
-]
+__all__ = ["append", "lock_stream", "prepared_cursor"]
 
-
-@dataclass(frozen=True)
-class NewEvent:
-    """An event to append: a past-tense type name and JSON-ready inputs."""
-
-    type: str
-    data: dict[str, Any]
-    schema_version: int = 1
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    """An event as stored: its place in the stream and the global log, and its hashes."""
-
-    stream_id: str
-    version: int
-    position: int
-    type: str
-    schema_version: int
-    data: dict[str, Any]
-    metadata: dict[str, Any]
-    recorded_at: datetime
-    hash: str
-    prev_hash: str
-
-    def to_wire(self) -> list[Any]:
-        """This event as a list of JSON/msgpack-ready values (for messages between the
-        platform's processes; :meth:`from_wire` reverses it)."""
-        return [
-            self.version,
-            self.position,
-            self.type,
-            self.schema_version,
-            self.data,
-            self.metadata,
-            self.recorded_at.isoformat(),
-            self.hash,
-            self.prev_hash,
-        ]
-
-    @classmethod
-    def from_wire(cls, stream_id: str, item: Sequence[Any]) -> StoredEvent:
-        """The event :meth:`to_wire` gave (``ValueError`` for anything else). Its content
-        is not vouched for: check it against a trusted hash chain before using it."""
-        try:
-            version, position, type_, schema_version, data, metadata, recorded, hash_, prev = item
-            event = cls(
-                stream_id=stream_id,
-                version=int(version),
-                position=int(position),
-                type=str(type_),
-                schema_version=int(schema_version),
-                data=dict(data),
-                metadata=dict(metadata),
-                recorded_at=datetime.fromisoformat(recorded),
-                hash=str(hash_),
-                prev_hash=str(prev),
-            )
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"not an event on the wire: {exc}") from None
-        return event
-
-    def expected_hash(self) -> str:
-        """The hash re-computed from this event's content and its ``prev_hash``."""
-        return event_hash(
-            stream_id=self.stream_id,
-            version=self.version,
-            type=self.type,
-            schema_version=self.schema_version,
-            data=self.data,
-            metadata=self.metadata,
-            prev_hash=self.prev_hash,
-        )
-
-
-@dataclass(frozen=True)
-class AppendResult:
-    """What an append stored; ``duplicate`` when the command id had already been appended."""
-
-    events: list[StoredEvent]
-    duplicate: bool
-
-    @property
-    def version(self) -> int:
-        """The stream version after this command's events."""
-        return self.events[-1].version
-
-
-class WrongExpectedVersion(Exception):
-    """The stream is not at the version the caller expected (someone else appended)."""
-
-    def __init__(self, stream_id: str, expected: int, current: int, reason: str = "") -> None:
-        self.stream_id = stream_id
-        self.expected = expected
-        self.current = current
-        message = f"stream {stream_id!r} is at version {current}, the command expected {expected}"
-        super().__init__(f"{message}: {reason}" if reason else message)
-
-
-class StaleTransaction(WrongExpectedVersion):
-    """The version matched, but a transaction that started later already appended to the
-    stream. Appending now would order this stream's events against the transaction-id order
-    that subscriptions read in; retry the whole command in a new transaction (it will
-    succeed if the version still matches). Happens only when the transaction wrote before
-    appending and raced another appender of the same stream.
-    """
-
-
-class InvalidEvent(ValueError):
-    """An append argument that can never be stored (bad id, type, payload...)."""
-
-
-class AppendOutsideTransaction(RuntimeError):
-    """append() was called outside transaction.atomic()."""
-
-
-# ---------------------------------------------------------------- SQL
-
-EVENT_COLUMNS = (
-    "stream_id, version, position, type, schema_version, data, metadata, "
-    "recorded_at, hash, prev_hash"
-)
 
 # The append is ONE statement: move the stream's head row if it is at the expected version
 # and hash (and the command is new), and insert the batch only if it moved. The hashes are
@@ -282,89 +144,9 @@ class _Encoded:
 def _require_atomic() -> None:
     if not connection.in_atomic_block:
         raise AppendOutsideTransaction(
-            "eventstore.store.append must run inside transaction.atomic(), so the caller's "
+            "eventstore.recorder.append must run inside transaction.atomic(), so the caller's "
             "read model commits with the events"
         )
-
-
-# ---------------------------------------------------------------- reading helpers
-
-
-def _json(value: Any) -> Any:
-    # Django's psycopg 3 backend loads jsonb as text (JSONField decodes it itself). orjson
-    # gives the same values as json here: appends refuse floats and integers beyond 64 bits.
-    return orjson.loads(value) if isinstance(value, str | bytes) else value
-
-
-# psycopg's C timestamptz loader. Django installs a Python subclass on its connections
-# (to pin the time zone, which it also sets as the session's TimeZone); on the cursors that
-# read events we put the C one back: rebuilds read every event (about 5x cheaper per row).
-_TIMESTAMPTZ_LOADER = psycopg.adapters.get_loader(
-    psycopg.postgres.types["timestamptz"].oid, psycopg.pq.Format.TEXT
-)
-
-
-@contextmanager
-def event_cursor(chunked: bool = False) -> Iterator[Any]:
-    """A cursor on Django's default connection tuned for reading events."""
-    with connection.chunked_cursor() if chunked else connection.cursor() as cursor:
-        if _TIMESTAMPTZ_LOADER is not None and hasattr(cursor.cursor, "adapters"):
-            cursor.cursor.adapters.register_loader("timestamptz", _TIMESTAMPTZ_LOADER)
-        yield cursor
-
-
-_new_event = object.__new__
-
-
-def stored_events(rows: Sequence[Sequence[Any]]) -> list[StoredEvent]:
-    """StoredEvents from rows of EVENT_COLUMNS, with the cyclic GC paused meanwhile.
-
-    Decoding thousands of events allocates tens of thousands of dicts, which triggers
-    collections that scan every live object (about half the decoding time); the events
-    hold no reference cycles, so deferring the collector is safe.
-    """
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        return [_stored(row) for row in rows]
-    finally:
-        if paused:
-            gc.enable()
-
-
-def _stored(row: Sequence[Any]) -> StoredEvent:
-    """A StoredEvent from a row of EVENT_COLUMNS.
-
-    Fills the frozen dataclass's __dict__ directly: the generated __init__ sets each field
-    through object.__setattr__, and this is the hot path of every rebuild (about 2x).
-    """
-    (
-        stream_id,
-        version,
-        position,
-        type_,
-        schema_version,
-        data,
-        metadata,
-        recorded_at,
-        hash_,
-        prev,
-    ) = row
-    event = _new_event(StoredEvent)
-    event.__dict__.update(
-        stream_id=stream_id,
-        version=version,
-        position=position,
-        type=type_,
-        schema_version=schema_version,
-        data=_json(data),
-        metadata=_json(metadata),
-        recorded_at=recorded_at,
-        hash=hash_,
-        prev_hash=prev,
-    )
-    return event
 
 
 def _events_of_command(cursor: Any, stream_id: str, first_version: int) -> list[StoredEvent]:
@@ -382,14 +164,11 @@ def _events_of_command(cursor: Any, stream_id: str, first_version: int) -> list[
     )
     events: list[StoredEvent] = []
     for row in cursor.fetchall():
-        event = _stored(row)
+        event = stored_event(row)
         if events and event.version != events[-1].version + 1:
             break
         events.append(event)
     return events
-
-
-# ---------------------------------------------------------------- append
 
 
 class _PreparedCursor(psycopg.Cursor):  # type: ignore[type-arg]
@@ -626,179 +405,3 @@ def lock_stream(stream_id: str) -> bool:
             "SELECT 1 FROM eventstore_stream WHERE stream_id = %s FOR UPDATE", [stream_id]
         )
         return cursor.fetchone() is not None
-
-
-# ---------------------------------------------------------------- reading
-
-
-def read_stream(
-    stream_id: str, after_version: int = 0, limit: int | None = None
-) -> list[StoredEvent]:
-    """Events of one stream with version > ``after_version``, in version order."""
-    sql = (
-        f"SELECT {EVENT_COLUMNS} FROM eventstore_event "
-        "WHERE stream_id = %s AND version > %s ORDER BY version"
-    )
-    params: list[Any] = [stream_id, after_version]
-    if limit is not None:
-        sql += " LIMIT %s"
-        params.append(limit)
-    with event_cursor() as cursor:
-        cursor.execute(sql, params)
-        return stored_events(cursor.fetchall())
-
-
-def read_all(after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
-    """Committed events in position order (for tools and tests; projections should use
-    :func:`eventstore.subscriptions.catch_up`, which never skips late commits)."""
-    with event_cursor() as cursor:
-        cursor.execute(
-            f"SELECT {EVENT_COLUMNS} FROM eventstore_event WHERE position > %s "
-            "ORDER BY position LIMIT %s",
-            [after_position, limit],
-        )
-        return stored_events(cursor.fetchall())
-
-
-def stream_version(stream_id: str) -> int:
-    """The stream's current version (0 when it has no events)."""
-    head = stream_head(stream_id)
-    return head[0] if head else 0
-
-
-def stream_head(stream_id: str) -> tuple[int, str] | None:
-    """``(version, hash)`` of the stream's last event, or None for an empty stream."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT version, hash FROM eventstore_event WHERE stream_id = %s "
-            "ORDER BY version DESC LIMIT 1",
-            [stream_id],
-        )
-        row = cursor.fetchone()
-    return (row[0], row[1]) if row else None
-
-
-def _digest_bound(cursor: Any, as_of: int | None) -> int:
-    if as_of is not None:
-        return as_of
-    cursor.execute("SELECT eventstore_safe_tx_bound()::text::bigint")
-    return int(cursor.fetchone()[0])
-
-
-def stream_heads(as_of: int | None = None) -> list[tuple[str, int, str]]:
-    """``(stream_id, version, hash)`` of every stream's head, sorted by stream id.
-
-    Counts only events of transactions below the transaction-id bound ``as_of`` (default:
-    ``eventstore_safe_tx_bound()``, below which every transaction that could write events
-    has finished), so the result for a given bound never changes later.
-    """
-    return _heads_and_count(as_of)[1]
-
-
-def _heads_and_count(as_of: int | None) -> tuple[int, list[tuple[str, int, str]], int]:
-    with connection.cursor() as cursor:
-        bound = _digest_bound(cursor, as_of)
-        cursor.execute(
-            """
-            SELECT DISTINCT ON (stream_id) stream_id, version, hash,
-                   count(*) OVER (PARTITION BY stream_id)
-              FROM eventstore_event
-             WHERE tx_id < %s::text::xid8
-             ORDER BY stream_id, version DESC
-            """,
-            [str(bound)],
-        )
-        rows = cursor.fetchall()
-    heads = sorted((row[0], row[1], row[2]) for row in rows)
-    return bound, heads, sum(row[3] for row in rows)
-
-
-def digest(as_of: int | None = None) -> dict[str, Any]:
-    """A digest over every stream head, to publish and compare later.
-
-    ``{"streams", "events", "digest", "as_of"}``: ``digest`` is SHA-256 over one canonical
-    JSON line ``[stream_id, version, head_hash]`` per stream in stream-id order (see
-    :func:`eventstore.hashing.heads_digest`), over the events of transactions below
-    ``as_of``. Keep the whole object: ``digest(as_of=<kept as_of>)`` recomputes the same
-    value unless history was rewritten.
-    """
-    bound, heads, events = _heads_and_count(as_of)
-    return {
-        "streams": len(heads),
-        "events": events,
-        "digest": heads_digest(heads),
-        "as_of": bound,
-        "algorithm": "sha256 over canonical JSON lines [stream_id, version, head_hash]",
-    }
-
-
-# ---------------------------------------------------------------- verification
-
-
-@dataclass(frozen=True)
-class ChainBreak:
-    """The first event of a stream whose chain does not hold, and what differs."""
-
-    event: StoredEvent
-    reason: str
-
-
-def chain_break(events: Iterable[StoredEvent]) -> ChainBreak | None:
-    """The first event (in version order) whose version, prev_hash or hash is wrong."""
-    expected_prev = GENESIS_HASH
-    expected_version = 1
-    for event in events:
-        if event.version != expected_version:
-            return ChainBreak(
-                event, f"version {event.version} where {expected_version} was expected"
-            )
-        if event.prev_hash != expected_prev:
-            return ChainBreak(
-                event,
-                f"prev_hash {event.prev_hash} differs from the previous event's hash "
-                f"{expected_prev}",
-            )
-        recomputed = event.expected_hash()
-        if recomputed != event.hash:
-            return ChainBreak(
-                event,
-                f"stored hash {event.hash} differs from the recomputed {recomputed} "
-                "(type, data, metadata or schema_version changed)",
-            )
-        expected_prev = event.hash
-        expected_version += 1
-    return None
-
-
-def verify_stream(stream_id: str) -> StoredEvent | None:
-    """The first event of the stream whose hash chain is broken, or None."""
-    found = chain_break(read_stream(stream_id))
-    return found.event if found else None
-
-
-def iter_streams(stream_id: str | None = None, chunk: int = 2000) -> Iterator[list[StoredEvent]]:
-    """Every stream's events (or one stream's), one list per stream, in stream-id order."""
-    if stream_id is not None:
-        yield read_stream(stream_id)
-        return
-    with transaction.atomic(), event_cursor(chunked=True) as cursor:
-        cursor.execute(f"SELECT {EVENT_COLUMNS} FROM eventstore_event ORDER BY stream_id, version")
-        current: list[StoredEvent] = []
-        while rows := cursor.fetchmany(chunk):
-            for row in rows:
-                event = _stored(row)
-                if current and current[0].stream_id != event.stream_id:
-                    yield current
-                    current = []
-                current.append(event)
-        if current:
-            yield current
-
-
-def verify_all() -> StoredEvent | None:
-    """The first broken event over all streams (in stream-id order), or None."""
-    for events in iter_streams():
-        found = chain_break(events)
-        if found:
-            return found.event
-    return None

@@ -6,17 +6,11 @@ import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from eventstore.models import Checkpoint, Event
-from eventstore.subscriptions import (
-    Projection,
-    catch_up,
-    get_projection,
-    registered_projections,
-)
+from eventstore.models import Event
+from eventstore.subscriptions import get_projection, rebuild, registered_projections
 
 BATCH = 5000
 
@@ -29,7 +23,8 @@ class Command(BaseCommand):
         parser.add_argument("--batch-size", type=int, default=BATCH)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["batch_size"] < 1:
+        batch = options["batch_size"]
+        if batch < 1:
             raise CommandError("--batch-size must be at least 1.")
         if options["name"]:
             try:
@@ -44,34 +39,22 @@ class Command(BaseCommand):
         console = Console(file=self.stdout, force_terminal=self.stdout.isatty())
         for projection in projections:
             started = time.perf_counter()
-            handled = self._rebuild(projection, total, options["batch_size"], console)
+            with Progress(
+                TextColumn(f"[bold]{projection.name}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=console,
+                transient=not console.is_terminal,
+            ) as bar:
+                task = bar.add_task("events", total=total)
+
+                def advance(count: int, bar: Progress = bar, task: Any = task) -> None:
+                    bar.update(task, advance=count)
+
+                handled = rebuild(projection, batch_size=batch, progress=advance)
             seconds = time.perf_counter() - started
             rate = handled / seconds if seconds > 0 else 0.0
             self.stdout.write(
                 f"{projection.name}: {handled} events in {seconds:.2f} s ({rate:,.0f} events/s)"
             )
-
-    def _rebuild(self, projection: Projection, total: int, batch: int, console: Console) -> int:
-        with transaction.atomic():
-            checkpoint, _ = Checkpoint.objects.select_for_update().get_or_create(
-                name=projection.name
-            )
-            projection.reset()
-            Checkpoint.objects.filter(name=projection.name).update(last_tx_id=0, last_position=0)
-        handled = 0
-        with Progress(
-            TextColumn(f"[bold]{projection.name}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=not console.is_terminal,
-        ) as progress:
-            task = progress.add_task("events", total=total)
-            while True:
-                count = catch_up(projection, batch_size=batch, max_events=batch)
-                handled += count
-                progress.update(task, advance=count)
-                if count < batch:
-                    break
-        return handled

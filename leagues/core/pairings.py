@@ -13,14 +13,23 @@ EAST_WEST = "E"
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
-    """One match of a round: board number and the entrant on each side."""
+    """One match of a round: board number, the entrant on each side, and for a knockout
+    the bracket match it is (``W1-3``; empty otherwise)."""
 
     board: int
     north_south: str
     east_west: str
+    match: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"board": self.board, "north_south": self.north_south, "east_west": self.east_west}
+        document: dict[str, Any] = {
+            "board": self.board,
+            "north_south": self.north_south,
+            "east_west": self.east_west,
+        }
+        if self.match:
+            document["match"] = self.match
+        return document
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +95,9 @@ def round_from_dict(document: Mapping[str, Any]) -> RoundPairing:
     return RoundPairing(
         number=int(document["round"]),
         matches=tuple(
-            Pairing(int(m["board"]), str(m["north_south"]), str(m["east_west"]))
+            Pairing(
+                int(m["board"]), str(m["north_south"]), str(m["east_west"]), str(m.get("match", ""))
+            )
             for m in document["matches"]
         ),
         byes=tuple(str(entrant) for entrant in document["byes"]),

@@ -101,13 +101,23 @@ def schedule(
 
 
 def canonical_input(
-    round_number: int, entrant_ids: Sequence[str], double: bool = False, order: str = "lots"
+    round_number: int,
+    entrant_ids: Sequence[str],
+    double: bool = False,
+    order: str = "lots",
+    first_round: int = 1,
 ) -> dict[str, Any]:
-    """The input a round is derived from (and committed to)."""
+    """The input a round is derived from (and committed to).
+
+    ``first_round`` is the competition round the schedule starts in (a round robin
+    after another stage); round ``round_number`` plays the schedule's round
+    ``round_number - first_round + 1``.
+    """
     return {
         "engine": ENGINE,
         "engine_version": ENGINE_VERSION,
         "round": round_number,
+        "first_round": first_round,
         "entrants": list(entrant_ids),
         "double": double,
         "order": order,
@@ -119,14 +129,19 @@ def derive(document: Mapping[str, Any], seed: str) -> RoundPairing:
     entrant_ids = [str(entrant) for entrant in document["entrants"]]
     double = bool(document.get("double", False))
     round_number = int(document["round"])
+    first_round = int(document.get("first_round", 1))
     total = rounds_needed(len(entrant_ids), double)
-    if not 1 <= round_number <= total:
+    index = round_number - first_round
+    if not 0 <= index < total:
         raise LeagueError(
-            "no_such_round", f"This round robin has rounds 1 to {total}, not {round_number}."
+            "no_such_round",
+            f"This round robin has rounds {first_round} to {first_round + total - 1}, "
+            f"not {round_number}.",
         )
     ordered: list[str | None] = list(
         positions(entrant_ids, seed, str(document.get("order", "lots")))
     )
     if len(ordered) % 2:
         ordered.append(None)
-    return schedule_round(ordered, round_number - 1)
+    scheduled = schedule_round(ordered, index)
+    return RoundPairing(round_number, scheduled.matches, scheduled.byes)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +22,7 @@ def rematch_free_pairing_exists(field: list[SwissEntrant]) -> bool:
         [e.id for e in field if e.byes == fewest] if len(field) % 2 else [None]
     )
 
-    @lru_cache(maxsize=None)
+    @cache
     def free(people: tuple[str, ...]) -> bool:
         if not people:
             return True

@@ -56,7 +56,7 @@ def best_ms(run: Callable[[], object], repeat: int) -> tuple[float, float]:
 def swiss_field(count: int, history_rounds: int, rng: random.Random) -> list[SwissEntrant]:
     """The engine's input for round ``history_rounds + 1`` of a simulated Swiss."""
     ids = [f"e{n:05d}" for n in range(count)]
-    ratings = {entrant: round(rng.uniform(0, 50), 3) for entrant in ids}
+    ratings = {entrant: rng.randint(0, 50_000) for entrant in ids}
     scores = dict.fromkeys(ids, 0)
     done: list[RoundPairing] = []
     for number in range(1, history_rounds + 1):

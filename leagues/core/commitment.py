@@ -11,12 +11,14 @@ seed afterwards lets anyone re-derive the round with :func:`verify_round`.  A se
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from eventstore.hashing import NotCanonicalJSON, check_json_value
+from eventstore.hashing import canonical_json as stored_json
 
 from . import knockout, round_robin, swiss
 from .errors import LeagueError
@@ -47,10 +49,16 @@ def check_seed(seed: str) -> str:
 
 
 def canonical_json(document: Any) -> bytes:
-    """The one byte form of a JSON document that commitments hash."""
-    return json.dumps(
-        document, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode()
+    """The bytes commitments hash: the event store's canonical JSON, UTF-8.
+
+    The input is checked as the event store checks a payload (no floats, 64-bit
+    integers...), because the round-paired event stores it and its hash must re-compute.
+    """
+    try:
+        check_json_value(document)
+    except NotCanonicalJSON as error:
+        raise LeagueError("bad_engine_input", f"engine input: {error}") from None
+    return stored_json(document).encode()
 
 
 def _engine_of(document: Mapping[str, Any]) -> tuple[str, int, Deriver]:

@@ -275,11 +275,7 @@ def _entrants(value: object, where: str) -> tuple[Entrant, ...]:
         players = _list(raw.get("players"), f"{at}.players", 2)
         if len(players) != 2:
             _fail(f"{at}.players", "a partnership is exactly two players.")
-        rating = raw.get("rating", 0)
-        if isinstance(rating, bool) or not isinstance(rating, int | float):
-            _fail(f"{at}.rating", "expected a number.")
-        if not -MAX_RATING <= rating <= MAX_RATING:
-            _fail(f"{at}.rating", f"a rating is within ±{MAX_RATING:g}.")
+        rating = _int(raw.get("rating", 0), f"{at}.rating", -MAX_RATING, MAX_RATING)
         reserve = raw.get("reserve")
         entrants.append(
             Entrant(
@@ -289,7 +285,7 @@ def _entrants(value: object, where: str) -> tuple[Entrant, ...]:
                     _str(players[1], f"{at}.players[1]"),
                 ),
                 reserve=None if reserve is None else _str(reserve, f"{at}.reserve"),
-                rating=float(rating),
+                rating=rating,
                 name=_str(raw.get("name", ""), f"{at}.name", 200, empty=True),
                 joined_round=_int(raw.get("joined_round", 1), f"{at}.joined_round", 1, MAX_ROUNDS),
                 withdrawn_after_round=_optional_int(

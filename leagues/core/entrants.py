@@ -9,15 +9,17 @@ from .errors import LeagueError
 
 MAX_ID_LENGTH = 64
 MAX_ENTRANTS = 4096
-MAX_RATING = 1_000_000.0
+MAX_RATING = 1_000_000_000
 
 
 @dataclass(frozen=True, slots=True)
 class Entrant:
     """A partnership of two players, with an optional reserve.
 
-    ``rating`` seeds Swiss and knockout draws (the partnership's team ordinal from
-    :mod:`leagues.core.ratings`, or an organiser's number).  ``joined_round`` is the
+    ``rating`` seeds Swiss and knockout draws: a whole number, the partnership's team
+    ordinal in thousandths (:func:`leagues.core.ratings.seeding_ratings`) or an
+    organiser's number.  Whole because engine inputs are stored in events, and the event
+    store keeps no floats (their JSON spelling does not survive jsonb).  ``joined_round`` is the
     first round the entrant can be paired in (a late join is > 1); a withdrawn entrant
     has ``withdrawn_after_round`` = the last round it played (0: before round 1) and
     is never paired again, while its results stand.
@@ -26,7 +28,7 @@ class Entrant:
     id: str
     players: tuple[str, str]
     reserve: str | None = None
-    rating: float = 0.0
+    rating: int = 0
     name: str = ""
     joined_round: int = 1
     withdrawn_after_round: int | None = None
@@ -81,9 +83,14 @@ def check_entrants(entrants: Iterable[Entrant]) -> tuple[Entrant, ...]:
                     f"Entrant {entrant.id!r} names {player!r} twice (reserve included).",
                 )
             entrant_of[player] = entrant.id
-        if not -MAX_RATING <= entrant.rating <= MAX_RATING:
+        if (
+            isinstance(entrant.rating, bool)
+            or not isinstance(entrant.rating, int)
+            or not -MAX_RATING <= entrant.rating <= MAX_RATING
+        ):
             raise LeagueError(
-                "bad_rating", f"Entrant {entrant.id!r}: a rating is within ±{MAX_RATING:g}."
+                "bad_rating",
+                f"Entrant {entrant.id!r}: a rating is a whole number within ±{MAX_RATING}.",
             )
         if entrant.joined_round < 1:
             raise LeagueError("bad_round", f"Entrant {entrant.id!r}: joined_round counts from 1.")

@@ -125,7 +125,7 @@ def bracket_size(entrant_count: int) -> int:
 
 def seed_order(
     entrant_ids: Sequence[str],
-    ratings: Mapping[str, float],
+    ratings: Mapping[str, int],
     seed: str,
     seeding: str = "rating",
 ) -> list[str]:
@@ -136,7 +136,7 @@ def seed_order(
         )
     if seeding == "manual":
         return list(entrant_ids)
-    return sorted(entrant_ids, key=lambda e: (-ratings.get(e, 0.0), lot(seed, ENGINE, e), e))
+    return sorted(entrant_ids, key=lambda e: (-ratings.get(e, 0), lot(seed, ENGINE, e), e))
 
 
 def build_bracket(seeds: Sequence[str], double: bool = False, reset: bool = False) -> Bracket:
@@ -274,7 +274,7 @@ def resolve(bracket: Bracket, winners: Mapping[str, str]) -> BracketState:
 def canonical_input(
     round_number: int,
     entrant_ids: Sequence[str],
-    ratings: Mapping[str, float],
+    ratings: Mapping[str, int],
     winners: Mapping[str, str],
     double: bool = False,
     reset: bool = False,
@@ -286,7 +286,7 @@ def canonical_input(
         "engine_version": ENGINE_VERSION,
         "round": round_number,
         "entrants": [
-            {"id": entrant, "rating": float(ratings.get(entrant, 0.0))} for entrant in entrant_ids
+            {"id": entrant, "rating": int(ratings.get(entrant, 0))} for entrant in entrant_ids
         ],
         "winners": dict(sorted(winners.items())),
         "double": double,
@@ -303,7 +303,7 @@ def derive(document: Mapping[str, Any], seed: str) -> RoundPairing:
     """
     raw = list(document["entrants"])
     ids = [str(entry["id"]) for entry in raw]
-    ratings = {str(entry["id"]): float(entry["rating"]) for entry in raw}
+    ratings = {str(entry["id"]): int(entry["rating"]) for entry in raw}
     seeds = seed_order(ids, ratings, seed, str(document.get("seeding", "rating")))
     bracket = build_bracket(
         seeds, bool(document.get("double", False)), bool(document.get("reset", False))

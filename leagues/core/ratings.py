@@ -4,9 +4,9 @@ Every rated, finished match (played over the table: no forfeit, no bot in a seat
 updates the four players' ratings: the two partners form one team, and the match is a
 two-team game ranked by its winner (a draw ranks both teams equal).  Matches are
 applied in ``(order, id)`` order, so the same matches always give the same ratings.
-A partnership's seeding rating is its team ordinal: ``Σμ - 3·√(Σσ²)``, the ordinal of
-the team Plackett-Luce itself forms from the two players (a pessimistic estimate that
-rises as the partners play and ``σ`` shrinks).
+A partnership's seeding rating is its team ordinal ``Σμ - 3·√(Σσ²)`` (in thousandths,
+a whole number), the ordinal of the team Plackett-Luce itself forms from the two
+players (a pessimistic estimate that rises as the partners play and ``σ`` shrinks).
 """
 
 from __future__ import annotations
@@ -100,6 +100,7 @@ def team_ordinal(ratings: Mapping[str, PlayerRating], players: Sequence[str]) ->
 
 def seeding_ratings(
     entrants: Sequence[Entrant], ratings: Mapping[str, PlayerRating]
-) -> dict[str, float]:
-    """Each entrant's team ordinal, rounded to 1e-6 so it writes the same in every input."""
-    return {e.id: round(team_ordinal(ratings, e.players), 6) for e in entrants}
+) -> dict[str, int]:
+    """Each entrant's team ordinal in thousandths, a whole number (engine inputs are
+    stored in events, which keep no floats)."""
+    return {e.id: round(team_ordinal(ratings, e.players) * 1000) for e in entrants}

@@ -50,7 +50,7 @@ class SwissEntrant:
 
     id: str
     score: int
-    rating: float
+    rating: int
     byes: int
     opponents: tuple[str, ...]
     orientations: str
@@ -72,7 +72,7 @@ class SwissEntrant:
 
 def swiss_entrants(
     scores: Mapping[str, int],
-    ratings: Mapping[str, float],
+    ratings: Mapping[str, int],
     history: Mapping[str, EntrantHistory],
 ) -> list[SwissEntrant]:
     """The engine's view of the entrants to pair (the keys of ``scores``)."""
@@ -83,7 +83,7 @@ def swiss_entrants(
             SwissEntrant(
                 id=entrant,
                 score=score,
-                rating=float(ratings.get(entrant, 0.0)),
+                rating=int(ratings.get(entrant, 0)),
                 byes=past.byes,
                 opponents=tuple(sorted(past.opponents.elements())),
                 orientations=past.orientations,
@@ -108,7 +108,7 @@ def derive(document: Mapping[str, Any], seed: str) -> RoundPairing:
         SwissEntrant(
             id=str(raw["id"]),
             score=int(raw["score"]),
-            rating=float(raw["rating"]),
+            rating=int(raw["rating"]),
             byes=int(raw["byes"]),
             opponents=tuple(str(o) for o in raw["opponents"]),
             orientations=str(raw["orientations"]),

@@ -13,7 +13,7 @@ from leagues.core.swiss import swiss_entrants
 
 
 def swiss_input() -> dict[str, object]:
-    ratings = {f"e{n}": float(n) for n in range(7)}
+    ratings = {f"e{n}": n for n in range(7)}
     return swiss.canonical_input(1, swiss_entrants(dict.fromkeys(ratings, 0), ratings, {}))
 
 
@@ -57,6 +57,12 @@ def test_tampering_is_caught() -> None:
 
     unknown = verify_round({**document, "engine_version": 99}, seed, committed, published)
     assert not unknown.ok and "version" in (unknown.problem or "")
+
+
+def test_an_input_the_event_store_could_not_keep_is_refused() -> None:
+    with pytest.raises(LeagueError) as refused:
+        commitment("abc", {**swiss_input(), "extra": 1.5})
+    assert refused.value.code == "bad_engine_input"
 
 
 def test_seeds_are_bounded_and_unambiguous() -> None:

@@ -46,7 +46,7 @@ def play_round(competition: Competition, paired: PairedRound, rng: random.Random
 
 
 def club_competition() -> Competition:
-    entrants = [Entrant(f"e{n}", (f"p{n}a", f"p{n}b"), rating=float(n)) for n in range(8)]
+    entrants = [Entrant(f"e{n}", (f"p{n}a", f"p{n}b"), rating=n) for n in range(8)]
     # e7 joins late (from round 2, nothing for round 1); e6 withdraws after round 2.
     entrants[7] = dataclasses.replace(entrants[7], joined_round=2)
     entrants[6] = dataclasses.replace(entrants[6], withdrawn_after_round=2)

@@ -116,7 +116,7 @@ def test_a_grand_final_reset_is_played_only_when_the_losers_champion_wins() -> N
 
 
 def test_seeding_by_rating_and_refusals() -> None:
-    ratings = {"a": 1.0, "b": 3.0, "c": 2.0}
+    ratings = {"a": 1, "b": 3, "c": 2}
     assert knockout.seed_order(["a", "b", "c"], ratings, "x") == ["b", "c", "a"]
     assert knockout.seed_order(["a", "b", "c"], ratings, "x", "manual") == ["a", "b", "c"]
     with pytest.raises(LeagueError) as refused:

@@ -45,5 +45,5 @@ def test_skipped_results_and_the_team_ordinal() -> None:
     assert math.isclose(team_ordinal(ratings, ("a1", "a2")), expected)
     seeds = seeding_ratings(ENTRANTS, ratings)
     assert seeds["A"] > seeds["C"] > seeds["B"]
-    # A new partnership: 2x25 - 3·sqrt(2)·25/3 ≈ 14.64.
-    assert math.isclose(seeds["C"], round(50 - 25 * math.sqrt(2), 6))
+    # A new partnership: 2x25 - 3·sqrt(2)·25/3 = 50 - 25·sqrt(2) ≈ 14.645, in thousandths.
+    assert seeds["C"] == round((50 - 25 * math.sqrt(2)) * 1000) == 14645

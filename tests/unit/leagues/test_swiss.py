@@ -49,7 +49,7 @@ def test_rounds_never_rematch_while_a_rematch_free_pairing_exists(
 ) -> None:
     rng = random.Random(seed)
     entrants = [f"e{n}" for n in range(count)]
-    ratings = {e: float(rng.randint(0, 30)) for e in entrants}
+    ratings = {e: rng.randint(0, 30) for e in entrants}
     scores = dict.fromkeys(entrants, 0)
     done: list[RoundPairing] = []
     for number in range(1, rounds + 1):
@@ -78,7 +78,7 @@ def test_rounds_never_rematch_while_a_rematch_free_pairing_exists(
 def test_the_bye_goes_to_the_lowest_ranked_entrant_without_one(count: int, seed: int) -> None:
     rng = random.Random(seed)
     entrants = [f"e{n}" for n in range(count | 1)]
-    ratings = {e: float(rng.randint(0, 30)) for e in entrants}
+    ratings = {e: rng.randint(0, 30) for e in entrants}
     scores = dict.fromkeys(entrants, 0)
     done: list[RoundPairing] = []
     byes_so_far: set[str] = set()
@@ -99,7 +99,7 @@ def test_the_bye_goes_to_the_lowest_ranked_entrant_without_one(count: int, seed:
 def test_orientation_balances_over_the_rounds() -> None:
     rng = random.Random(3)
     entrants = [f"e{n:02d}" for n in range(16)]
-    ratings = {e: float(n) for n, e in enumerate(entrants)}
+    ratings = {e: n for n, e in enumerate(entrants)}
     scores = dict.fromkeys(entrants, 0)
     done: list[RoundPairing] = []
     for number in range(1, 7):
@@ -111,7 +111,7 @@ def test_orientation_balances_over_the_rounds() -> None:
 
 
 def test_round_one_is_the_seeded_fold_top_half_against_bottom_half() -> None:
-    entrants = {f"e{n}": float(10 - n) for n in range(6)}  # e0 the highest rated
+    entrants = {f"e{n}": 10 - n for n in range(6)}  # e0 the highest rated
     field = swiss_entrants(dict.fromkeys(entrants, 0), entrants, {})
     paired = swiss.pair(1, field, "seed")
     pairs = [{m.north_south, m.east_west} for m in paired.matches]
@@ -120,7 +120,7 @@ def test_round_one_is_the_seeded_fold_top_half_against_bottom_half() -> None:
 
 def test_score_groups_pair_within_themselves_top_against_next() -> None:
     # After round 1 of eight: a b c d won (2), e f g h lost (0), nobody has met twice.
-    ratings = {name: float(8 - n) for n, name in enumerate("abcdefgh")}
+    ratings = {name: 8 - n for n, name in enumerate("abcdefgh")}
     scores = {"a": 2, "b": 2, "c": 2, "d": 2, "e": 0, "f": 0, "g": 0, "h": 0}
     first = RoundPairing(
         1,
@@ -141,7 +141,7 @@ def test_score_groups_pair_within_themselves_top_against_next() -> None:
 def test_pairing_is_deterministic_and_ignores_the_input_order() -> None:
     rng = random.Random(9)
     entrants = [f"e{n}" for n in range(21)]
-    ratings = {e: float(rng.randint(0, 5)) for e in entrants}
+    ratings = {e: rng.randint(0, 5) for e in entrants}
     scores = {e: 2 * rng.randint(0, 3) for e in entrants}
     field = swiss_entrants(scores, ratings, {})
     document = swiss.canonical_input(2, field)
@@ -154,7 +154,7 @@ def test_pairing_is_deterministic_and_ignores_the_input_order() -> None:
 def test_a_large_field_uses_the_window_and_still_avoids_rematches() -> None:
     rng = random.Random(4)
     entrants = [f"e{n:03d}" for n in range(101)]
-    ratings = {e: rng.uniform(0, 40) for e in entrants}
+    ratings = {e: rng.randint(0, 40_000) for e in entrants}
     scores = dict.fromkeys(entrants, 0)
     done: list[RoundPairing] = []
     for number in range(1, 8):

@@ -41,6 +41,7 @@ ENGINE = "swiss"
 ENGINE_VERSION = 1
 MAX_SWISS_ENTRANTS = 4096
 FIRST_WINDOW = 6
+BLOCK = 64
 BYE = -1
 
 
@@ -142,7 +143,7 @@ def pair(
     if all(not e.opponents and e.byes == 0 for e in ranked) and len({e.score for e in ranked}) == 1:
         pairs, bye = _fold(ranked)
     else:
-        pairs, bye = _match(ranked, window)
+        pairs, bye = _match_in_blocks(ranked, window) or _match(ranked, window)
     place = {e.id: index for index, e in enumerate(ranked)}
     by_id = {e.id: e for e in ranked}
     oriented = [
@@ -198,6 +199,50 @@ def _radices(pair_count: int, maxima: Sequence[int]) -> list[int]:
         multipliers[index] = pair_count * below + 1
         below += maxima[index] * multipliers[index]
     return multipliers
+
+
+def _blocks(ranked: Sequence[SwissEntrant]) -> list[Sequence[SwissEntrant]]:
+    """Consecutive stretches of the ranking, each of at least ``BLOCK`` entrants and even
+    (but the last), cut at a score-group boundary when one is within ``BLOCK`` places."""
+    blocks: list[Sequence[SwissEntrant]] = []
+    start = 0
+    count = len(ranked)
+    while count - start >= 2 * BLOCK:
+        cut = start + BLOCK
+        for place in range(start + BLOCK, min(count - BLOCK, start + 2 * BLOCK), 2):
+            if ranked[place].score != ranked[place - 1].score:
+                cut = place
+                break
+        blocks.append(ranked[start:cut])
+        start = cut
+    blocks.append(ranked[start:])
+    return blocks
+
+
+def _match_in_blocks(
+    ranked: Sequence[SwissEntrant], window: int
+) -> tuple[list[tuple[str, str]], str | None] | None:
+    """Pair each block of the ranking on its own (a large field's fast path).
+
+    ``None`` (pair the whole field instead) unless every block pairs without a rematch
+    and the last block holds an entrant with the field's fewest byes, so the result
+    keeps the rules that the whole-field matching guarantees.
+    """
+    if len(ranked) < 2 * BLOCK:
+        return None
+    blocks = _blocks(ranked)
+    if len(ranked) % 2 and min(e.byes for e in blocks[-1]) != min(e.byes for e in ranked):
+        return None
+    pairs: list[tuple[str, str]] = []
+    bye: str | None = None
+    for block in blocks:
+        block_pairs, block_bye = _match(block, window)
+        met = {e.id: e.opponents for e in block}
+        if any(b in met[a] for a, b in block_pairs):
+            return None
+        pairs.extend(block_pairs)
+        bye = block_bye if block_bye is not None else bye
+    return pairs, bye
 
 
 def _match(ranked: Sequence[SwissEntrant], window: int) -> tuple[list[tuple[str, str]], str | None]:

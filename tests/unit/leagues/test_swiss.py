@@ -164,3 +164,31 @@ def test_a_large_field_uses_the_window_and_still_avoids_rematches() -> None:
     met = histories(done)
     assert all(max(h.opponents.values()) == 1 for h in met.values())
     assert sorted(h.byes for h in met.values()).count(1) == 7
+
+
+def test_a_field_paired_in_blocks_keeps_the_rules() -> None:
+    # 301 entrants: the ranking is cut into blocks of 64 or more, each paired on its own.
+    rng = random.Random(8)
+    entrants = [f"e{n:03d}" for n in range(301)]
+    ratings = {e: rng.randint(0, 40_000) for e in entrants}
+    assert (
+        len(
+            swiss._blocks(
+                swiss.ranking(swiss_entrants(dict.fromkeys(entrants, 0), ratings, {}), "b")
+            )
+        )
+        == 4
+    )
+    scores = dict.fromkeys(entrants, 0)
+    done: list[RoundPairing] = []
+    for number in range(1, 7):
+        field = swiss_entrants(scores, ratings, histories(done))
+        paired = swiss.pair(number, field, "b")
+        assert sorted(paired.entrants()) == sorted(entrants)
+        fewest = min(e.byes for e in field)
+        assert all(next(e for e in field if e.id == b).byes == fewest for b in paired.byes)
+        done.append(paired)
+        play(paired, scores, rng)
+    met = histories(done)
+    assert all(max(h.opponents.values()) == 1 for h in met.values())
+    assert sorted(h.byes for h in met.values()).count(1) == 6

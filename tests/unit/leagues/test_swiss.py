@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache
 
 from hypothesis import given, settings
@@ -40,6 +41,27 @@ def play(paired: RoundPairing, scores: dict[str, int], rng: random.Random) -> No
         scores[rng.choice((match.north_south, match.east_west))] += 2
     for bye in paired.byes:
         scores[bye] += 2
+
+
+def swiss_event(
+    entrants: list[str],
+    ratings: dict[str, int],
+    rounds: int,
+    seed: str,
+    rng: random.Random,
+    check: Callable[[list[SwissEntrant], RoundPairing], None] | None = None,
+) -> list[RoundPairing]:
+    """Pair and play ``rounds`` rounds (random winners), ``check`` called on each round."""
+    scores = dict.fromkeys(entrants, 0)
+    done: list[RoundPairing] = []
+    for number in range(1, rounds + 1):
+        field = swiss_entrants(scores, ratings, histories(done))
+        paired = swiss.pair(number, field, seed)
+        if check is not None:
+            check(field, paired)
+        done.append(paired)
+        play(paired, scores, rng)
+    return done
 
 
 @settings(max_examples=60, deadline=None)
@@ -100,12 +122,7 @@ def test_orientation_balances_over_the_rounds() -> None:
     rng = random.Random(3)
     entrants = [f"e{n:02d}" for n in range(16)]
     ratings = {e: n for n, e in enumerate(entrants)}
-    scores = dict.fromkeys(entrants, 0)
-    done: list[RoundPairing] = []
-    for number in range(1, 7):
-        paired = swiss.pair(number, swiss_entrants(scores, ratings, histories(done)), "seed")
-        done.append(paired)
-        play(paired, scores, rng)
+    done = swiss_event(entrants, ratings, 6, "seed", rng)
     for history in histories(done).values():
         assert abs(history.balance) <= 2, history.orientations
 
@@ -155,13 +172,7 @@ def test_a_large_field_uses_the_window_and_still_avoids_rematches() -> None:
     rng = random.Random(4)
     entrants = [f"e{n:03d}" for n in range(101)]
     ratings = {e: rng.randint(0, 40_000) for e in entrants}
-    scores = dict.fromkeys(entrants, 0)
-    done: list[RoundPairing] = []
-    for number in range(1, 8):
-        paired = swiss.pair(number, swiss_entrants(scores, ratings, histories(done)), "w")
-        done.append(paired)
-        play(paired, scores, rng)
-    met = histories(done)
+    met = histories(swiss_event(entrants, ratings, 7, "w", rng))
     assert all(max(h.opponents.values()) == 1 for h in met.values())
     assert sorted(h.byes for h in met.values()).count(1) == 7
 
@@ -179,16 +190,13 @@ def test_a_field_paired_in_blocks_keeps_the_rules() -> None:
         )
         == 4
     )
-    scores = dict.fromkeys(entrants, 0)
-    done: list[RoundPairing] = []
-    for number in range(1, 7):
-        field = swiss_entrants(scores, ratings, histories(done))
-        paired = swiss.pair(number, field, "b")
+
+    def check(field: list[SwissEntrant], paired: RoundPairing) -> None:
         assert sorted(paired.entrants()) == sorted(entrants)
         fewest = min(e.byes for e in field)
         assert all(next(e for e in field if e.id == b).byes == fewest for b in paired.byes)
-        done.append(paired)
-        play(paired, scores, rng)
+
+    done = swiss_event(entrants, ratings, 6, "b", rng, check)
     met = histories(done)
     assert all(max(h.opponents.values()) == 1 for h in met.values())
     assert sorted(h.byes for h in met.values()).count(1) == 6

@@ -18,7 +18,7 @@ from .errors import LeagueError
 from .pairings import RoundPairing, histories
 from .results import Award, MatchFormat, MatchPoints, MatchResult, effective_results
 from .stages import Stage, advancing
-from .standings import Standings, compute_standings
+from .standings import StalePairing, Standings, compute_standings, stale_pairings
 from .tiebreaks import DEFAULT_TIEBREAKS
 
 
@@ -74,6 +74,10 @@ class Competition:
             self.settings.lots_seed,
             through_round,
         )
+
+    def stale_pairings(self) -> list[StalePairing]:
+        """The rounds paired from a result that a later correction replaced."""
+        return stale_pairings(self.results, [(r.number, r.results_version) for r in self.rounds])
 
     def stage_entrants(self, stage: int) -> list[str]:
         """Who plays in ``stage`` (0-based): everyone, or those the stage before advanced."""

@@ -103,3 +103,34 @@ def test_pairing_from_a_file_gives_the_platforms_next_round() -> None:
     competition = play_round(competition, pair_next_round(competition, "one"), rng)
     from_file = read_competition(json.dumps(competition_document(competition)))
     assert pair_next_round(from_file, "two") == pair_next_round(competition, "two")
+
+
+def test_a_correction_after_a_round_was_paired_is_reported_not_re_paired() -> None:
+    rng = random.Random(3)
+    competition = club_competition()
+    competition = play_round(competition, pair_next_round(competition, "one"), rng)
+    second = pair_next_round(competition, "two")
+    competition = play_round(competition, second, rng)
+    wrong = competition.results[0]
+    fixed = dataclasses.replace(
+        wrong,
+        id="fix",
+        sequence=len(competition.results) + 1,
+        corrects=wrong.id,
+        north_south_points=wrong.east_west_points,
+        east_west_points=wrong.north_south_points,
+        winner="east_west" if wrong.winner == "north_south" else "north_south",
+    )
+    corrected = dataclasses.replace(competition, results=(*competition.results, fixed))
+    assert [s.as_dict() for s in corrected.stale_pairings()] == [
+        {"round": 2, "result": wrong.id, "corrected_by": "fix"}
+    ]
+    assert corrected.rounds[1] == second  # nothing re-paired
+    before = competition.standings().rows
+    after = corrected.standings().rows
+    points = {row.entrant: row.match_points for row in after}
+    assert (
+        points[wrong.north_south] != {r.entrant: r.match_points for r in before}[wrong.north_south]
+    )
+    assert "fix" in [r.id for r in corrected.results]
+    assert pair_next_round(corrected, "three").results_version == fixed.sequence

@@ -13,7 +13,8 @@ import leagues.core as core
 for module in pkgutil.iter_modules(core.__path__):
     importlib.import_module("leagues.core." + module.name)
 loaded = {name.split(".")[0] for name in sys.modules}
-print(",".join(sorted(loaded & {"django", "psycopg", "redis", "channels", "celery", "rest_framework"})))
+frameworks = {"django", "psycopg", "redis", "channels", "celery", "rest_framework"}
+print(",".join(sorted(loaded & frameworks)))
 """
 
 

@@ -1,0 +1,568 @@
+"""Competition files: the JSON export of a competition, read back and checked.
+
+``manage.py standings FILE`` and ``manage.py pair FILE`` read one of these without
+the database.  :func:`read_competition` parses the text and checks every field; any
+problem raises :class:`CompetitionFileError` naming the line (for text that is not
+JSON) or the JSON path (``$.results[3].winner``) and the reason, so nothing is
+computed from a file that is wrong.  :func:`competition_document` writes the same
+format (the platform's export).  The format is in ``docs/formats.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, NoReturn
+
+from games.engine.input_fields import unknown_fields_problem
+
+from .commitment import SEED_PATTERN
+from .competition import Competition, PairedRound, Settings
+from .entrants import MAX_ENTRANTS, MAX_ID_LENGTH, MAX_RATING, Entrant, check_entrants
+from .errors import LeagueError
+from .pairings import Pairing, RoundPairing
+from .results import (
+    AWARD_KINDS,
+    SIDES,
+    Award,
+    MatchFormat,
+    MatchPoints,
+    MatchResult,
+    check_result,
+    effective_results,
+)
+from .stages import STAGE_KINDS, Stage, check_stages
+from .standings import Standings
+from .tiebreaks import check_tiebreaks
+
+FORMAT = "spades-competition"
+FORMAT_VERSION = 1
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_ROUNDS = 256
+MAX_RESULTS = 1_000_000
+MAX_SEQUENCE = 2**53
+COMMITMENT_PATTERN = re.compile(r"[0-9a-f]{64}")
+
+TOP_KEYS = (
+    "format",
+    "version",
+    "competition",
+    "entrants",
+    "rounds",
+    "results",
+    "awards",
+    "standings",
+)
+COMPETITION_KEYS = (
+    "id",
+    "name",
+    "stages",
+    "match_points",
+    "fixed_hands",
+    "tiebreaks",
+    "lots_seed",
+    "round_robin_order",
+    "knockout_seeding",
+)
+STAGE_KEYS = ("kind", "rounds", "advance", "double", "reset")
+POINTS_KEYS = ("win", "draw", "loss", "bye", "late_join", "forfeit_loss")
+ENTRANT_KEYS = (
+    "id",
+    "name",
+    "players",
+    "reserve",
+    "rating",
+    "joined_round",
+    "withdrawn_after_round",
+)
+ROUND_KEYS = (
+    "number",
+    "stage",
+    "input",
+    "commitment",
+    "seed",
+    "results_version",
+    "matches",
+    "byes",
+)
+MATCH_KEYS = ("board", "north_south", "east_west", "match")
+RESULT_KEYS = (
+    "id",
+    "sequence",
+    "round",
+    "board",
+    "north_south",
+    "east_west",
+    "points",
+    "winner",
+    "forfeited_by",
+    "no_show",
+    "bot_substitute",
+    "corrects",
+    "rated",
+    "organiser",
+    "reason",
+)
+AWARD_KEYS = ("id", "sequence", "round", "entrant", "kind")
+
+
+class CompetitionFileError(ValueError):
+    """A competition file that cannot be used: where (line or JSON path) and why."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.where = where
+        self.reason = reason
+
+
+def _fail(where: str, reason: str) -> NoReturn:
+    raise CompetitionFileError(where, reason)
+
+
+def _object(value: object, where: str, known: tuple[str, ...]) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        _fail(where, "expected an object {...}.")
+    problem = unknown_fields_problem(value, known, "this object")
+    if problem:
+        _fail(where, problem)
+    return value
+
+
+def _list(value: object, where: str, limit: int) -> list[Any]:
+    if not isinstance(value, list):
+        _fail(where, "expected a list [...].")
+    if len(value) > limit:
+        _fail(where, f"at most {limit} entries.")
+    return value
+
+
+def _int(value: object, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(where, f"expected a whole number from {low} to {high}.")
+    if not low <= value <= high:
+        _fail(where, f"{value} is out of range; expected {low} to {high}.")
+    return value
+
+
+def _optional_int(value: object, where: str, low: int, high: int) -> int | None:
+    return None if value is None else _int(value, where, low, high)
+
+
+def _str(value: object, where: str, limit: int = MAX_ID_LENGTH, empty: bool = False) -> str:
+    if not isinstance(value, str) or (not value and not empty):
+        _fail(where, "expected a non-empty text." if not empty else "expected a text.")
+    if len(value) > limit:
+        _fail(where, f"at most {limit} characters.")
+    return value
+
+
+def _bool(value: object, where: str) -> bool:
+    if not isinstance(value, bool):
+        _fail(where, "expected true or false.")
+    return value
+
+
+def _choice(value: object, where: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        _fail(where, f"{value!r} is not one of {', '.join(choices)}.")
+    return str(value)
+
+
+def _seed(value: object, where: str) -> str:
+    if not isinstance(value, str) or not SEED_PATTERN.fullmatch(value):
+        _fail(where, "a seed is 1 to 128 characters of A-Z, a-z, 0-9, _ and -.")
+    return value
+
+
+def read_competition(text: str | bytes) -> Competition:
+    """Parse and check a competition file's text."""
+    if len(text) > MAX_FILE_BYTES:
+        _fail("file", f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB.")
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        _fail(f"line {error.lineno} column {error.colno}", f"not JSON: {error.msg}.")
+    except UnicodeDecodeError:
+        _fail("file", "not UTF-8 text.")
+    return load_competition(document)
+
+
+def load_competition(document: object) -> Competition:
+    """Check a decoded competition document and build the :class:`Competition`."""
+    top = _object(document, "$", TOP_KEYS)
+    if top.get("format") != FORMAT:
+        _fail("$.format", f'expected "{FORMAT}".')
+    if top.get("version") != FORMAT_VERSION:
+        _fail("$.version", f"expected {FORMAT_VERSION} (the only version so far).")
+    settings = _settings(top.get("competition"), "$.competition")
+    entrants = _entrants(top.get("entrants"), "$.entrants")
+    known = {entrant.id for entrant in entrants}
+    rounds = _rounds(top.get("rounds", []), "$.rounds", known, len(settings.stages))
+    results = _results(top.get("results", []), "$.results", known, rounds, settings)
+    awards = _awards(top.get("awards", []), "$.awards", known)
+    awards = [
+        Award(f"bye:{paired.number}:{entrant}", paired.number, entrant, "bye", 0)
+        for paired in rounds
+        for entrant in paired.pairing.byes
+    ] + awards
+    standings = top.get("standings")
+    if standings is not None and not isinstance(standings, Mapping):
+        _fail("$.standings", "expected an object (as exported) or nothing.")
+    return Competition(settings, entrants, tuple(rounds), tuple(results), tuple(awards))
+
+
+def _settings(value: object, where: str) -> Settings:
+    raw = _object(value, where, COMPETITION_KEYS)
+    stages_raw = _list(raw.get("stages", [{"kind": "swiss", "rounds": 5}]), f"{where}.stages", 8)
+    stages = []
+    for index, stage_value in enumerate(stages_raw):
+        at = f"{where}.stages[{index}]"
+        stage = _object(stage_value, at, STAGE_KEYS)
+        stages.append(
+            Stage(
+                kind=_choice(stage.get("kind"), f"{at}.kind", STAGE_KINDS),  # type: ignore[arg-type]
+                rounds=_int(stage.get("rounds", 0), f"{at}.rounds", 0, 64),
+                advance=_optional_int(stage.get("advance"), f"{at}.advance", 2, MAX_ENTRANTS),
+                double=_bool(stage.get("double", False), f"{at}.double"),
+                reset=_bool(stage.get("reset", False), f"{at}.reset"),
+            )
+        )
+    points_raw = _object(raw.get("match_points", {}), f"{where}.match_points", POINTS_KEYS)
+    for key in POINTS_KEYS:
+        if key in points_raw:
+            _int(points_raw[key], f"{where}.match_points.{key}", 0, 100)
+    fixed = _optional_int(raw.get("fixed_hands"), f"{where}.fixed_hands", 1, 100)
+    tiebreaks_raw = raw.get("tiebreaks")
+    try:
+        points = MatchPoints(**{key: int(points_raw[key]) for key in points_raw})
+        checked_stages = check_stages(stages)
+        if tiebreaks_raw is None:
+            tiebreaks = Settings("x").tiebreaks
+        else:
+            names = _list(tiebreaks_raw, f"{where}.tiebreaks", 16)
+            for index, name in enumerate(names):
+                _str(name, f"{where}.tiebreaks[{index}]")
+            tiebreaks = check_tiebreaks(names)
+    except LeagueError as error:
+        _fail(where, error.message)
+    return Settings(
+        id=_str(raw.get("id"), f"{where}.id"),
+        name=_str(raw.get("name", ""), f"{where}.name", 200, empty=True),
+        stages=checked_stages,
+        match_points=points,
+        match_format=MatchFormat(fixed),
+        tiebreaks=tiebreaks,
+        lots_seed=_seed(raw.get("lots_seed", "lots"), f"{where}.lots_seed"),
+        round_robin_order=_choice(
+            raw.get("round_robin_order", "lots"),
+            f"{where}.round_robin_order",
+            ("lots", "as_listed"),
+        ),
+        knockout_seeding=_choice(
+            raw.get("knockout_seeding", "rating"),
+            f"{where}.knockout_seeding",
+            ("rating", "manual"),
+        ),
+    )
+
+
+def _entrants(value: object, where: str) -> tuple[Entrant, ...]:
+    entrants = []
+    for index, item in enumerate(_list(value, where, MAX_ENTRANTS)):
+        at = f"{where}[{index}]"
+        raw = _object(item, at, ENTRANT_KEYS)
+        players = _list(raw.get("players"), f"{at}.players", 2)
+        if len(players) != 2:
+            _fail(f"{at}.players", "a partnership is exactly two players.")
+        rating = _int(raw.get("rating", 0), f"{at}.rating", -MAX_RATING, MAX_RATING)
+        reserve = raw.get("reserve")
+        entrants.append(
+            Entrant(
+                id=_str(raw.get("id"), f"{at}.id"),
+                players=(
+                    _str(players[0], f"{at}.players[0]"),
+                    _str(players[1], f"{at}.players[1]"),
+                ),
+                reserve=None if reserve is None else _str(reserve, f"{at}.reserve"),
+                rating=rating,
+                name=_str(raw.get("name", ""), f"{at}.name", 200, empty=True),
+                joined_round=_int(raw.get("joined_round", 1), f"{at}.joined_round", 1, MAX_ROUNDS),
+                withdrawn_after_round=_optional_int(
+                    raw.get("withdrawn_after_round"), f"{at}.withdrawn_after_round", 0, MAX_ROUNDS
+                ),
+            )
+        )
+    try:
+        return check_entrants(entrants)
+    except LeagueError as error:
+        _fail(where, error.message)
+
+
+def _known(value: object, where: str, known: set[str]) -> str:
+    entrant = _str(value, where)
+    if entrant not in known:
+        _fail(where, f"{entrant!r} is not an entrant of this competition.")
+    return entrant
+
+
+def _rounds(value: object, where: str, known: set[str], stage_count: int) -> list[PairedRound]:
+    rounds: list[PairedRound] = []
+    for index, item in enumerate(_list(value, where, MAX_ROUNDS)):
+        at = f"{where}[{index}]"
+        raw = _object(item, at, ROUND_KEYS)
+        number = _int(raw.get("number"), f"{at}.number", 1, MAX_ROUNDS)
+        if number != index + 1:
+            _fail(f"{at}.number", f"rounds are numbered in order from 1; expected {index + 1}.")
+        stage = _int(raw.get("stage", 1), f"{at}.stage", 1, stage_count) - 1
+        if rounds and stage < rounds[-1].stage:
+            _fail(f"{at}.stage", "stages follow one another; a round cannot go back a stage.")
+        seen: set[str] = set()
+        matches = []
+        for board_index, match_value in enumerate(
+            _list(raw.get("matches", []), f"{at}.matches", MAX_ENTRANTS)
+        ):
+            mat = f"{at}.matches[{board_index}]"
+            match = _object(match_value, mat, MATCH_KEYS)
+            board = _int(match.get("board"), f"{mat}.board", 1, MAX_ENTRANTS)
+            if board != board_index + 1:
+                _fail(
+                    f"{mat}.board",
+                    f"boards are numbered in order from 1; expected {board_index + 1}.",
+                )
+            sides = []
+            for side in SIDES:
+                entrant = _known(match.get(side), f"{mat}.{side}", known)
+                if entrant in seen:
+                    _fail(f"{mat}.{side}", f"{entrant!r} is already in round {number}.")
+                seen.add(entrant)
+                sides.append(entrant)
+            label = _str(match.get("match", ""), f"{mat}.match", 16, empty=True)
+            matches.append(Pairing(board, sides[0], sides[1], label))
+        byes = []
+        for bye_index, bye_value in enumerate(
+            _list(raw.get("byes", []), f"{at}.byes", MAX_ENTRANTS)
+        ):
+            entrant = _known(bye_value, f"{at}.byes[{bye_index}]", known)
+            if entrant in seen:
+                _fail(f"{at}.byes[{bye_index}]", f"{entrant!r} is already in round {number}.")
+            seen.add(entrant)
+            byes.append(entrant)
+        engine_input = raw.get("input", {})
+        if not isinstance(engine_input, Mapping):
+            _fail(f"{at}.input", "expected the engine input object.")
+        commitment = raw.get("commitment", "")
+        if not isinstance(commitment, str) or not (
+            commitment == "" or COMMITMENT_PATTERN.fullmatch(commitment)
+        ):
+            _fail(f"{at}.commitment", "expected 64 lowercase hex digits (SHA-256), or nothing.")
+        seed = raw.get("seed")
+        rounds.append(
+            PairedRound(
+                pairing=RoundPairing(number, tuple(matches), tuple(byes)),
+                stage=stage,
+                input=dict(engine_input),
+                commitment=commitment,
+                results_version=_int(
+                    raw.get("results_version", 0), f"{at}.results_version", 0, MAX_SEQUENCE
+                ),
+                seed=None if seed is None else _seed(seed, f"{at}.seed"),
+            )
+        )
+    return rounds
+
+
+def _results(
+    value: object,
+    where: str,
+    known: set[str],
+    rounds: list[PairedRound],
+    settings: Settings,
+) -> list[MatchResult]:
+    boards = {
+        (paired.number, pairing.board): pairing
+        for paired in rounds
+        for pairing in paired.pairing.matches
+    }
+    results: list[MatchResult] = []
+    ids: set[str] = set()
+    sequences: set[int] = set()
+    played: dict[tuple[int, int], str] = {}
+    for index, item in enumerate(_list(value, where, MAX_RESULTS)):
+        at = f"{where}[{index}]"
+        raw = _object(item, at, RESULT_KEYS)
+        result_id = _str(raw.get("id"), f"{at}.id")
+        if result_id in ids:
+            _fail(f"{at}.id", f"result id {result_id!r} is used twice.")
+        ids.add(result_id)
+        sequence = _int(raw.get("sequence", index + 1), f"{at}.sequence", 1, MAX_SEQUENCE)
+        if sequence in sequences:
+            _fail(f"{at}.sequence", f"sequence {sequence} is used twice.")
+        sequences.add(sequence)
+        round_number = _int(raw.get("round"), f"{at}.round", 1, MAX_ROUNDS)
+        board = _int(raw.get("board"), f"{at}.board", 1, MAX_ENTRANTS)
+        north = _known(raw.get("north_south"), f"{at}.north_south", known)
+        east = _known(raw.get("east_west"), f"{at}.east_west", known)
+        if rounds:
+            pairing = boards.get((round_number, board))
+            if pairing is None:
+                _fail(f"{at}.board", f"round {round_number} has no board {board}.")
+            if (pairing.north_south, pairing.east_west) != (north, east):
+                _fail(
+                    at,
+                    f"round {round_number} board {board} is {pairing.north_south} (North-South) "
+                    f"v {pairing.east_west} (East-West), not {north} v {east}.",
+                )
+        points = _object(raw.get("points"), f"{at}.points", SIDES)
+        corrects = raw.get("corrects")
+        if corrects is not None:
+            _str(corrects, f"{at}.corrects")
+        elif (round_number, board) in played:
+            _fail(
+                at,
+                f"round {round_number} board {board} already has result "
+                f"{played[(round_number, board)]!r}; a change is a correction (set corrects).",
+            )
+        else:
+            played[(round_number, board)] = result_id
+        winner = raw.get("winner")
+        if winner is not None:
+            _choice(winner, f"{at}.winner", SIDES)
+        forfeited = raw.get("forfeited_by")
+        if forfeited is not None:
+            _choice(forfeited, f"{at}.forfeited_by", (*SIDES, "both"))
+        try:
+            result = check_result(
+                MatchResult(
+                    id=result_id,
+                    round=round_number,
+                    board=board,
+                    north_south=north,
+                    east_west=east,
+                    north_south_points=_int(
+                        points.get("north_south"),
+                        f"{at}.points.north_south",
+                        -1_000_000,
+                        1_000_000,
+                    ),
+                    east_west_points=_int(
+                        points.get("east_west"), f"{at}.points.east_west", -1_000_000, 1_000_000
+                    ),
+                    winner=winner,
+                    sequence=sequence,
+                    forfeited_by=forfeited,
+                    no_show=_bool(raw.get("no_show", False), f"{at}.no_show"),
+                    bot_substitute=_bool(raw.get("bot_substitute", False), f"{at}.bot_substitute"),
+                    corrects=corrects,
+                    rated=_bool(raw.get("rated", True), f"{at}.rated"),
+                ),
+                settings.match_format,
+            )
+        except LeagueError as error:
+            _fail(at, error.message)
+        results.append(result)
+    try:
+        effective_results(results)
+    except LeagueError as error:
+        _fail(where, error.message)
+    return results
+
+
+def _awards(value: object, where: str, known: set[str]) -> list[Award]:
+    awards = []
+    for index, item in enumerate(_list(value, where, MAX_RESULTS)):
+        at = f"{where}[{index}]"
+        raw = _object(item, at, AWARD_KEYS)
+        kind = _choice(raw.get("kind", "late_join"), f"{at}.kind", AWARD_KINDS)
+        if kind == "bye":
+            _fail(f"{at}.kind", "byes are listed in their round's byes, not as awards.")
+        awards.append(
+            Award(
+                id=_str(raw.get("id"), f"{at}.id"),
+                round=_int(raw.get("round"), f"{at}.round", 1, MAX_ROUNDS),
+                entrant=_known(raw.get("entrant"), f"{at}.entrant", known),
+                kind="late_join",
+                sequence=_int(raw.get("sequence", 0), f"{at}.sequence", 0, MAX_SEQUENCE),
+            )
+        )
+    return awards
+
+
+def competition_document(
+    competition: Competition, standings: Standings | None = None
+) -> dict[str, Any]:
+    """The competition as a file (the export), with ``standings`` when given."""
+    settings = competition.settings
+    points = settings.match_points
+    document: dict[str, Any] = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "competition": {
+            "id": settings.id,
+            "name": settings.name,
+            "stages": [stage.as_dict() for stage in settings.stages],
+            "match_points": {key: getattr(points, key) for key in POINTS_KEYS},
+            "fixed_hands": settings.match_format.fixed_hands,
+            "tiebreaks": list(settings.tiebreaks),
+            "lots_seed": settings.lots_seed,
+            "round_robin_order": settings.round_robin_order,
+            "knockout_seeding": settings.knockout_seeding,
+        },
+        "entrants": [
+            {
+                "id": e.id,
+                "name": e.name,
+                "players": list(e.players),
+                "reserve": e.reserve,
+                "rating": e.rating,
+                "joined_round": e.joined_round,
+                "withdrawn_after_round": e.withdrawn_after_round,
+            }
+            for e in competition.entrants
+        ],
+        "rounds": [
+            {
+                "number": paired.number,
+                "stage": paired.stage + 1,
+                "input": paired.input,
+                "commitment": paired.commitment,
+                "seed": paired.seed,
+                "results_version": paired.results_version,
+                "matches": [p.as_dict() for p in paired.pairing.matches],
+                "byes": list(paired.pairing.byes),
+            }
+            for paired in competition.rounds
+        ],
+        "results": [
+            {
+                "id": r.id,
+                "sequence": r.sequence,
+                "round": r.round,
+                "board": r.board,
+                "north_south": r.north_south,
+                "east_west": r.east_west,
+                "points": {"north_south": r.north_south_points, "east_west": r.east_west_points},
+                "winner": r.winner,
+                "forfeited_by": r.forfeited_by,
+                "no_show": r.no_show,
+                "bot_substitute": r.bot_substitute,
+                "corrects": r.corrects,
+                "rated": r.rated,
+            }
+            for r in competition.results
+        ],
+        "awards": [
+            {
+                "id": a.id,
+                "sequence": a.sequence,
+                "round": a.round,
+                "entrant": a.entrant,
+                "kind": a.kind,
+            }
+            for a in competition.awards
+            if a.kind != "bye"
+        ],
+    }
+    if standings is not None:
+        document["standings"] = standings.as_dict()
+    return document

@@ -1,0 +1,136 @@
+"""A whole competition from the pure core: Swiss stage, a knockout of the top 4, a file."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+
+from leagues.core.commitment import verify_round
+from leagues.core.competition import Competition, PairedRound, Settings, pair_next_round
+from leagues.core.competition_file import competition_document, read_competition
+from leagues.core.entrants import Entrant
+from leagues.core.errors import LeagueError
+from leagues.core.results import Award, MatchResult
+from leagues.core.stages import Stage
+
+
+def play_round(competition: Competition, paired: PairedRound, rng: random.Random) -> Competition:
+    results = list(competition.results)
+    for match in paired.pairing.matches:
+        ns, ew = rng.choice([(500, 320), (410, 505)])
+        results.append(
+            MatchResult(
+                f"r{paired.number}-{match.board}",
+                paired.number,
+                match.board,
+                match.north_south,
+                match.east_west,
+                ns,
+                ew,
+                "north_south" if ns > ew else "east_west",
+                len(results) + 1,
+            )
+        )
+    awards = list(competition.awards) + [
+        Award(f"bye{paired.number}", paired.number, bye) for bye in paired.pairing.byes
+    ]
+    return dataclasses.replace(
+        competition,
+        rounds=(*competition.rounds, paired),
+        results=tuple(results),
+        awards=tuple(awards),
+    )
+
+
+def club_competition() -> Competition:
+    entrants = [Entrant(f"e{n}", (f"p{n}a", f"p{n}b"), rating=n) for n in range(8)]
+    # e7 joins late (from round 2, nothing for round 1); e6 withdraws after round 2.
+    entrants[7] = dataclasses.replace(entrants[7], joined_round=2)
+    entrants[6] = dataclasses.replace(entrants[6], withdrawn_after_round=2)
+    settings = Settings(
+        "club",
+        "Club spring",
+        (Stage("swiss", rounds=3, advance=4), Stage("knockout")),
+        lots_seed="lots",
+    )
+    return Competition(settings, tuple(entrants), awards=(Award("late", 1, "e7", "late_join"),))
+
+
+def test_swiss_then_knockout_to_a_champion_every_round_verifiable() -> None:
+    rng = random.Random(1)
+    competition = club_competition()
+    for number in range(1, 20):
+        try:
+            paired = pair_next_round(competition, f"seed{number}")
+        except LeagueError as error:
+            assert error.code == "competition_finished"
+            break
+        in_round = paired.pairing.entrants()
+        assert len(in_round) == len(set(in_round))
+        if number == 1:
+            assert "e7" not in in_round and len(paired.pairing.byes) == 1
+        if number == 3:
+            assert "e6" not in in_round
+        if paired.stage == 1:
+            assert all(m.match for m in paired.pairing.matches)
+        competition = play_round(competition, paired, rng)
+        unfinished = dataclasses.replace(competition, results=competition.results[:-1])
+        with pytest.raises(LeagueError) as refused:
+            pair_next_round(unfinished, "x")
+        assert refused.value.code == "round_not_closed"
+    assert [r.stage for r in competition.rounds] == [0, 0, 0, 1, 1]
+    final = competition.rounds[-1].pairing.matches
+    assert len(final) == 1 and final[0].match == "W2-1"
+    for paired in competition.rounds:
+        assert paired.seed is not None
+        check = verify_round(paired.input, paired.seed, paired.commitment, paired.pairing.as_dict())
+        assert check.ok, check.problem
+
+    # The export reads back to the same competition: same standings, same verification.
+    text = json.dumps(competition_document(competition, competition.standings()))
+    again = read_competition(text)
+    assert again.standings() == competition.standings()
+    assert [r.pairing for r in again.rounds] == [r.pairing for r in competition.rounds]
+    assert again.settings == competition.settings
+
+
+def test_pairing_from_a_file_gives_the_platforms_next_round() -> None:
+    rng = random.Random(2)
+    competition = club_competition()
+    competition = play_round(competition, pair_next_round(competition, "one"), rng)
+    from_file = read_competition(json.dumps(competition_document(competition)))
+    assert pair_next_round(from_file, "two") == pair_next_round(competition, "two")
+
+
+def test_a_correction_after_a_round_was_paired_is_reported_not_re_paired() -> None:
+    rng = random.Random(3)
+    competition = club_competition()
+    competition = play_round(competition, pair_next_round(competition, "one"), rng)
+    second = pair_next_round(competition, "two")
+    competition = play_round(competition, second, rng)
+    wrong = competition.results[0]
+    fixed = dataclasses.replace(
+        wrong,
+        id="fix",
+        sequence=len(competition.results) + 1,
+        corrects=wrong.id,
+        north_south_points=wrong.east_west_points,
+        east_west_points=wrong.north_south_points,
+        winner="east_west" if wrong.winner == "north_south" else "north_south",
+    )
+    corrected = dataclasses.replace(competition, results=(*competition.results, fixed))
+    assert [s.as_dict() for s in corrected.stale_pairings()] == [
+        {"round": 2, "result": wrong.id, "corrected_by": "fix"}
+    ]
+    assert corrected.rounds[1] == second  # nothing re-paired
+    before = competition.standings().rows
+    after = corrected.standings().rows
+    points = {row.entrant: row.match_points for row in after}
+    assert (
+        points[wrong.north_south] != {r.entrant: r.match_points for r in before}[wrong.north_south]
+    )
+    assert "fix" in [r.id for r in corrected.results]
+    assert pair_next_round(corrected, "three").results_version == fixed.sequence

@@ -1,0 +1,142 @@
+"""Competition files: a bad file is refused with the line or JSON path and the reason."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from leagues.core.competition_file import CompetitionFileError, read_competition
+
+GOOD: dict[str, Any] = {
+    "format": "spades-competition",
+    "version": 1,
+    "competition": {
+        "id": "club",
+        "stages": [{"kind": "swiss", "rounds": 3}],
+        "tiebreaks": ["head_to_head", "buchholz"],
+    },
+    "entrants": [
+        {"id": "A", "players": ["a1", "a2"]},
+        {"id": "B", "players": ["b1", "b2"], "reserve": "b3"},
+        {"id": "C", "players": ["c1", "c2"]},
+    ],
+    "rounds": [
+        {
+            "number": 1,
+            "matches": [{"board": 1, "north_south": "A", "east_west": "B"}],
+            "byes": ["C"],
+        },
+    ],
+    "results": [
+        {
+            "id": "r1",
+            "round": 1,
+            "board": 1,
+            "north_south": "A",
+            "east_west": "B",
+            "points": {"north_south": 500, "east_west": 310},
+            "winner": "north_south",
+        },
+    ],
+}
+
+
+def refusal(change: Any) -> str:
+    document = copy.deepcopy(GOOD)
+    change(document)
+    with pytest.raises(CompetitionFileError) as refused:
+        read_competition(json.dumps(document))
+    return str(refused.value)
+
+
+def test_a_good_file_gives_standings_with_the_bye() -> None:
+    table = read_competition(json.dumps(GOOD)).standings()
+    # A and C both have 2 and never met; Buchholz: A's opponent B has 0, C's bye is a
+    # virtual opponent holding C's own 2. So C, A, B.
+    assert [(row.entrant, row.match_points) for row in table.rows] == [
+        ("C", 2),
+        ("A", 2),
+        ("B", 0),
+    ]
+    assert table.tiebreaks == ("head_to_head", "buchholz", "lots")
+
+
+def test_text_that_is_not_json_names_the_line() -> None:
+    with pytest.raises(CompetitionFileError) as refused:
+        read_competition('{\n  "format": "spades-competition",\n  "version": 1,,\n}')
+    assert str(refused.value).startswith("line 3 column")
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda d: d.update(format="other"), '$.format: expected "spades-competition".'),
+        (
+            lambda d: d["competition"].update(tiebreaks=["buchholtz"]),
+            "$.competition: 'buchholtz' is not a tie-break; the tie-breaks are head_to_head",
+        ),
+        (
+            lambda d: d["entrants"][1].update(players=["b1"]),
+            "$.entrants[1].players: a partnership is exactly two players.",
+        ),
+        (
+            lambda d: d["entrants"][2].update(players=["c1", "a2"]),
+            "$.entrants: Player 'a2' is in entrants 'A' and 'C'",
+        ),
+        (
+            lambda d: d["results"][0].update(east_west="Z"),
+            "$.results[0].east_west: 'Z' is not an entrant of this competition.",
+        ),
+        (
+            lambda d: d["results"][0].update(winner=None),
+            "$.results[0]: Result 'r1': a draw is possible only in a fixed-hands match",
+        ),
+        (
+            lambda d: d["results"][0]["points"].update(north_south="500"),
+            "$.results[0].points.north_south: expected a whole number",
+        ),
+        (lambda d: d["results"][0].update(board=2), "$.results[0].board: round 1 has no board 2."),
+        (
+            lambda d: d["results"].append(dict(d["results"][0], id="r2")),
+            "$.results[1]: round 1 board 1 already has result 'r1'; a change is a correction",
+        ),
+        (
+            lambda d: d["results"].append(dict(d["results"][0], id="r2", corrects="nope")),
+            "$.results: Result 'r2' corrects 'nope', which is not an earlier result",
+        ),
+        (
+            lambda d: d["rounds"][0].update(byes=["A"]),
+            "$.rounds[0].byes[0]: 'A' is already in round 1.",
+        ),
+        (
+            lambda d: d["rounds"][0].update(colour="red"),
+            "$.rounds[0]: this object has unknown field 'colour'",
+        ),
+        (lambda d: d["competition"].update(lots_seed="a b"), "$.competition.lots_seed: a seed is"),
+        (lambda d: d["rounds"][0].update(commitment="XYZ"), "$.rounds[0].commitment: expected 64"),
+        (
+            lambda d: d["competition"]["stages"].append({"kind": "knockout"}),
+            "$.competition: stage 1: say how many entrants advance",
+        ),
+    ],
+)
+def test_a_bad_file_is_refused_with_the_path_and_the_reason(change: Any, expected: str) -> None:
+    assert refusal(change).startswith(expected)
+
+
+def test_a_correction_in_the_file_replaces_the_result() -> None:
+    document = copy.deepcopy(GOOD)
+    document["results"].append(
+        dict(
+            document["results"][0],
+            id="r1b",
+            corrects="r1",
+            winner="east_west",
+            points={"north_south": 300, "east_west": 500},
+        )
+    )
+    table = read_competition(json.dumps(document)).standings()
+    assert {row.entrant: row.match_points for row in table.rows} == {"A": 0, "B": 2, "C": 2}

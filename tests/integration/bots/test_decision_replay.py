@@ -11,7 +11,7 @@ import pytest
 from bots.strategies.decision import BID, LOOK, PASS, PLAY
 from bots.strategies.registry import get_strategy
 from bots.strategies.replay import replay_decision
-from eventstore.store import read_stream
+from eventstore.reading import read_stream
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState
 from games.engine.bidding import bid_label

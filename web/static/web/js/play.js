@@ -63,7 +63,68 @@ async function showSetup() {
   }
   // Enabled only once the rules list is filled: a click before would send no preset.
   $("start-game").disabled = false;
-  await offerContinue();
+  await Promise.all([offerContinue(), showMyGames()]);
+}
+
+/** The player's tables from the server, in play first: Continue, or Replay once finished. */
+async function showMyGames() {
+  const box = $("my-games");
+  let page;
+  try {
+    page = await api("/api/tables?mine=true", { token: app.auth.token });
+  } catch (problem) {
+    if (problem instanceof ApiError && problem.status === 401) return logOut();
+    box.hidden = true;
+    return;
+  }
+  const games = [...page.results];
+  games.sort((a, b) => (a.status === "playing" ? 0 : 1) - (b.status === "playing" ? 0 : 1));
+  const list = $("my-games-list");
+  list.replaceChildren(...games.map(myGameItem));
+  box.hidden = games.length === 0;
+}
+
+function myGameItem(table) {
+  const li = document.createElement("li");
+  li.className = "game-item";
+  li.dataset.table = table.id;
+  li.dataset.status = table.status;
+  const mine = table.seats.find((s) => s.username === app.auth.username);
+  const team = mine ? TEAM_OF[mine.seat] : "north_south";
+  const other = team === "north_south" ? "east_west" : "north_south";
+  const us = points((table.totals || {})[team] || 0);
+  const them = points((table.totals || {})[other] || 0);
+  const text = document.createElement("span");
+  const when = new Date(table.created_at).toLocaleDateString();
+  if (table.status === "finished") {
+    const result = table.winner ? (table.winner === team ? "won" : "lost") : "finished";
+    text.textContent = `Finished (${result}) · you ${us}, opponents ${them} · ${when}`;
+  } else if (table.status === "playing") {
+    text.textContent = `In play · hand ${table.hand_number} · you ${us}, opponents ${them} · ${when}`;
+  } else {
+    text.textContent = `Waiting to start · ${when}`;
+  }
+  li.append(text);
+  if (table.status === "finished") {
+    const link = document.createElement("a");
+    link.href = `/tables/${table.id}/replay/`;
+    link.className = "button-link";
+    link.textContent = "Replay";
+    link.setAttribute("aria-label", `Replay the game of ${when}`);
+    li.append(link);
+  } else {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "primary continue-table";
+    button.textContent = "Continue";
+    button.setAttribute("aria-label", `Continue the game of ${when}`);
+    button.addEventListener("click", () => {
+      session.saveTableId(table.id);
+      openTable(table.id);
+    });
+    li.append(button);
+  }
+  return li;
 }
 
 function presetRules() {

@@ -218,12 +218,15 @@ async function startGame(event) {
   button.disabled = true;
   const token = app.auth.token;
   try {
-    const created = await api("/api/tables", {
+    // One request: the server makes the table, seats the player and starts the game, or
+    // writes nothing (no half-made table is left behind).
+    const started = await api("/api/tables/quick", {
       method: "POST",
       token,
       command: true,
       body: {
         ...rulesChoice(),
+        seat: "south",
         seats: {
           north: { kind: "bot", level: "normal" }, // the partner is always Normal
           east: { kind: "bot", level },
@@ -231,9 +234,7 @@ async function startGame(event) {
         },
       },
     });
-    const id = created.table_id;
-    await api(`/api/tables/${id}/seats/south/take`, { method: "POST", token, command: true, body: {} });
-    await api(`/api/tables/${id}/start`, { method: "POST", token, command: true, body: {} });
+    const id = started.table_id;
     session.saveTableId(id);
     await openTable(id);
   } catch (problem) {

@@ -150,9 +150,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.sending = asyncio.Lock()
         self.resync_task: asyncio.Future[None] | None = None
         await self.accept()
-        if self.scope.get("auth_error") or not getattr(self.viewer, "is_authenticated", False):
-            message = self.scope.get("auth_error") or "Log in or pass ?token=<API token>."
-            await self.refuse("not_authenticated", message, CLOSE_NOT_AUTHENTICATED)
+        # Without a token the connection is a spectator's (the one visibility filter shows it
+        # no hand in play); a token that is not valid is refused rather than downgraded.
+        if self.scope.get("auth_error"):
+            await self.refuse(
+                "not_authenticated", self.scope["auth_error"], CLOSE_NOT_AUTHENTICATED
+            )
             return
         try:
             after_values = query_parameters(self.scope).get("after")

@@ -64,6 +64,9 @@ class TablePageSerializer(serializers.Serializer[Any]):
 class TableListQuerySerializer(serializers.Serializer[Any]):
     page = serializers.IntegerField(required=False, default=1, min_value=1, max_value=10**6)
     status = serializers.ChoiceField(choices=[c for c, _ in Table.STATUS_CHOICES], required=False)
+    mine = serializers.BooleanField(
+        required=False, default=False, help_text="Only the tables where the caller has a seat."
+    )
 
 
 TABLES_PER_PAGE = 50
@@ -84,11 +87,14 @@ def _summary(table: Table) -> dict[str, Any]:
     }
 
 
-def table_page(query: dict[str, Any]) -> dict[str, Any]:
-    """One page of tables from the read model, newest first (public facts only)."""
+def table_page(query: dict[str, Any], player_id: int | None = None) -> dict[str, Any]:
+    """One page of tables from the read model, newest first (public facts only); with
+    ``player_id``, only the tables where that user has a seat."""
     tables = Table.objects.order_by("-created_at", "id")
     if query.get("status"):
         tables = tables.filter(status=query["status"])
+    if player_id is not None:
+        tables = tables.filter(seats__contains=[{"user_id": player_id}])
     paginator = Paginator(tables, TABLES_PER_PAGE, allow_empty_first_page=True)
     number = min(query["page"], paginator.num_pages)
     page = paginator.page(number)

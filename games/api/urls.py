@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path, register_converter
 
-from games.api import views
+from games.api import lobby, views
 from games.engine.seats import SEAT_NAMES
 
 
@@ -26,6 +26,7 @@ seat = "tables/<uuid:table_id>/seats/<seat:seat>"
 
 urlpatterns = [
     path("tables", views.TableListView.as_view(), name="tables"),
+    path("tables/quick", lobby.QuickGameView.as_view(), name="tables-quick"),
     path("tables/<uuid:table_id>", views.TableDetailView.as_view(), name="table"),
     path("tables/<uuid:table_id>/events", views.TableEventsView.as_view(), name="table-events"),
     path("tables/<uuid:table_id>/export", views.TableExportView.as_view(), name="table-export"),

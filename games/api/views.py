@@ -12,6 +12,7 @@ from uuid import UUID
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -57,13 +58,18 @@ class TableListView(DomainErrorsMixin, APIView):
     @extend_schema(
         operation_id="tables_list",
         parameters=[presenters.TableListQuerySerializer],
-        responses={200: presenters.TablePageSerializer, 400: PROBLEM},
+        responses={200: presenters.TablePageSerializer, 400: PROBLEM, 401: PROBLEM},
         tags=["tables"],
     )
     def get(self, request: Request) -> Response:
         query = presenters.TableListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        return Response(presenters.table_page(query.validated_data))
+        player_id = None
+        if query.validated_data["mine"]:
+            if not request.user.is_authenticated:
+                raise NotAuthenticated("Log in to list your own tables.")
+            player_id = request.user.id
+        return Response(presenters.table_page(query.validated_data, player_id))
 
     @extend_schema(
         operation_id="tables_create",

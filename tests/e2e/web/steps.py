@@ -16,15 +16,21 @@ BOT_SEATS = {
 }
 
 
-def sign_up(page: Any) -> str:
-    """Register a new player through the page; returns the username."""
+def sign_up(page: Any, *, goto: bool = True, lobby: bool = True) -> str:
+    """Register a new player through the page; returns the username.
+
+    ``goto=False`` signs up on the page already open (an invite link); ``lobby=False`` does
+    not expect the lobby afterwards (an invite link opens its table instead).
+    """
     username = f"e2e-{uuid.uuid4().hex[:10]}"
-    page.goto("/")
+    if goto:
+        page.goto("/")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     page.fill("#register-username", username)
     page.fill("#register-password", "correct-horse-42")
     page.click("#register-form button[type=submit]")
-    expect(page.locator("#setup-section")).to_be_visible()
+    if lobby:
+        expect(page.locator("#setup-section")).to_be_visible()
     expect(page.locator("#account-name")).to_have_text(username)
     return username
 

@@ -247,3 +247,21 @@ def test_players_see_their_own_cards_and_spectators_none(
     assert not any(
         f"'{card}'" in dumped for card in north_cards if card not in str(spectator["hand"]["plays"])
     )
+
+
+def test_list_my_tables_only_those_where_i_have_a_seat(
+    anonymous: APIClient, players: dict[str, APIClient], new_table: Callable[..., dict[str, Any]]
+) -> None:
+    mine = new_table()["table_id"]
+    new_table()  # nobody's seat
+    north = players["north"]
+    assert north.post(f"/api/tables/{mine}/seats/north/take", {}, format="json").status_code == 200
+
+    body = north.get("/api/tables?mine=true").json()
+    others = players["east"].get("/api/tables?mine=true").json()
+    refused = anonymous.get("/api/tables?mine=true")
+
+    assert [row["id"] for row in body["results"]] == [mine]
+    assert others["count"] == 0
+    assert refused.status_code == 401
+    assert refused.json()["code"] == "not_authenticated"

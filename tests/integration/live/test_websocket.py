@@ -270,3 +270,40 @@ def test_a_lost_group_notice_is_repaired_by_the_periodic_resync(
     assert repaired["type"] == "events" and repaired["after"] == state["version"]
     assert [e["type"] for e in repaired["events"]] == ["SeatTaken"]
     assert repaired["table"]["your_seat"] == "south"
+
+
+def test_a_spectator_without_a_token_is_let_in_and_sees_no_hand(live_db: Any) -> None:
+    # A human seat keeps the table waiting, so the spectator's view is of a hand in play.
+    player = new_user("watched")
+    table_id = create_table(new_user("host"), humans={"south": player})
+
+    async def watch() -> dict[str, Any]:
+        socket = communicator(table_id)
+        connected, _ = await socket.connect()
+        assert connected
+        try:
+            return await socket.receive_json_from(timeout=10)
+        finally:
+            await socket.disconnect()
+
+    first = async_to_sync(watch)()
+
+    assert first["type"] == "state"
+    assert first["table"]["your_seat"] is None
+    assert_no_hidden_cards([{**first, "events": []}], None)
+
+
+def test_a_bad_token_is_refused_not_downgraded_to_a_spectator(live_db: Any) -> None:
+    table_id = create_table(new_user("host2"), humans={"south": new_user("p2")})
+
+    async def refused() -> tuple[dict[str, Any], Any]:
+        socket = communicator(table_id, token="not-a-token")
+        await socket.connect()
+        message = await socket.receive_json_from(timeout=10)
+        closed = await socket.receive_output(timeout=10)
+        return message, closed
+
+    message, closed = async_to_sync(refused)()
+
+    assert message["code"] == "not_authenticated"
+    assert closed["code"] == 4401

@@ -26,7 +26,8 @@ export class TableLive {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = new URLSearchParams({ token: this.token });
+    // A spectator has no token: it connects without one (an empty token is a bad token).
+    const query = new URLSearchParams(this.token ? { token: this.token } : {});
     if (this.version !== null) query.set("after", String(this.version));
     return `${scheme}://${location.host}/ws/tables/${this.tableId}/?${query}`;
   }

@@ -22,7 +22,7 @@ import {
 import * as session from "./session.js";
 import { TablePresenter } from "./table/presenter.js";
 import { TableRenderer } from "./table/renderer.js";
-import { seatName, TEAM_OF } from "./table/words.js";
+import { capital, SEATS, seatName, seatRole, TEAM_OF } from "./table/words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -63,7 +63,158 @@ async function showSetup() {
   }
   // Enabled only once the rules list is filled: a click before would send no preset.
   $("start-game").disabled = false;
-  await offerContinue();
+  await Promise.all([offerContinue(), showMyGames(), showOpenTables(), showTablesInPlay()]);
+}
+
+/** Tables in the lobby with a free seat for a person: join one. */
+async function showOpenTables() {
+  const box = $("open-tables");
+  let page;
+  try {
+    page = await api("/api/tables?status=lobby", { token: app.auth.token });
+  } catch {
+    box.hidden = true;
+    return;
+  }
+  const items = [];
+  for (const table of page.results) {
+    if (table.seats.some((s) => s.username === app.auth.username)) continue;
+    const open = table.seats.filter((s) => s.kind === "human" && !s.username);
+    if (!open.length) continue;
+    const li = document.createElement("li");
+    li.className = "game-item";
+    li.dataset.table = table.id;
+    const text = document.createElement("span");
+    const players = table.seats.filter((s) => s.username).map((s) => s.username);
+    text.textContent = `${players.length ? players.join(", ") : "Nobody yet"} · ${open.length} free seat${open.length === 1 ? "" : "s"}`;
+    li.append(text);
+    for (const row of open) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = `Join as ${capital(row.seat)}`;
+      button.addEventListener("click", () => joinTable(table.id, row.seat));
+      li.append(button);
+    }
+    items.push(li);
+  }
+  $("open-tables-list").replaceChildren(...items);
+  box.hidden = items.length === 0;
+}
+
+/** Tables in play anyone may watch (a spectator sees no hand in play). */
+async function showTablesInPlay() {
+  const box = $("watch-tables");
+  let page;
+  try {
+    page = await api("/api/tables?status=playing");
+  } catch {
+    box.hidden = true;
+    return;
+  }
+  const items = page.results
+    .filter((t) => !t.seats.some((s) => s.username === app.auth.username))
+    .slice(0, 10)
+    .map((table) => {
+      const li = document.createElement("li");
+      li.className = "game-item";
+      li.dataset.table = table.id;
+      const text = document.createElement("span");
+      const names = table.seats.map((s) => s.username || `${capital(s.bot_level || "normal")} computer`);
+      text.textContent = `Hand ${table.hand_number} · ${names.join(", ")}`;
+      const link = document.createElement("a");
+      link.href = `/tables/${table.id}/watch/`;
+      link.className = "button-link";
+      link.textContent = "Watch";
+      li.append(text, link);
+      return li;
+    });
+  $("watch-tables-list").replaceChildren(...items);
+  box.hidden = items.length === 0;
+}
+
+/** Sit at a table in the lobby (an invite link, or Join in the open tables). */
+async function joinTable(tableId, seat) {
+  const error = $("setup-error");
+  error.textContent = "";
+  try {
+    await api(`/api/tables/${tableId}/seats/${seat}/take`, {
+      method: "POST",
+      token: app.auth.token,
+      command: true,
+      body: {},
+    });
+  } catch (problem) {
+    if (problem instanceof ApiError && problem.status === 401) return logOut();
+    // Already sitting there (a second click on the link) is fine: open the table.
+    const view = await api(`/api/tables/${tableId}`, { token: app.auth.token }).catch(() => null);
+    if (!view || view.your_seat !== seat) {
+      error.textContent = `You cannot sit ${capital(seat)}: ${problemText(problem)}`;
+      return;
+    }
+  }
+  session.saveTableId(tableId);
+  await openTable(tableId);
+}
+
+/** The player's tables from the server, in play first: Continue, or Replay once finished. */
+async function showMyGames() {
+  const box = $("my-games");
+  let page;
+  try {
+    page = await api("/api/tables?mine=true", { token: app.auth.token });
+  } catch (problem) {
+    if (problem instanceof ApiError && problem.status === 401) return logOut();
+    box.hidden = true;
+    return;
+  }
+  const games = [...page.results];
+  games.sort((a, b) => (a.status === "playing" ? 0 : 1) - (b.status === "playing" ? 0 : 1));
+  const list = $("my-games-list");
+  list.replaceChildren(...games.map(myGameItem));
+  box.hidden = games.length === 0;
+}
+
+function myGameItem(table) {
+  const li = document.createElement("li");
+  li.className = "game-item";
+  li.dataset.table = table.id;
+  li.dataset.status = table.status;
+  const mine = table.seats.find((s) => s.username === app.auth.username);
+  const team = mine ? TEAM_OF[mine.seat] : "north_south";
+  const other = team === "north_south" ? "east_west" : "north_south";
+  const us = points((table.totals || {})[team] || 0);
+  const them = points((table.totals || {})[other] || 0);
+  const text = document.createElement("span");
+  const when = new Date(table.created_at).toLocaleDateString();
+  if (table.status === "finished") {
+    const result = table.winner ? (table.winner === team ? "won" : "lost") : "finished";
+    text.textContent = `Finished (${result}) · you ${us}, opponents ${them} · ${when}`;
+  } else if (table.status === "playing") {
+    text.textContent = `In play · hand ${table.hand_number} · you ${us}, opponents ${them} · ${when}`;
+  } else {
+    text.textContent = `Waiting to start · ${when}`;
+  }
+  li.append(text);
+  if (table.status === "finished") {
+    const link = document.createElement("a");
+    link.href = `/tables/${table.id}/replay/`;
+    link.className = "button-link";
+    link.textContent = "Replay";
+    link.setAttribute("aria-label", `Replay the game of ${when}`);
+    li.append(link);
+  } else {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "primary continue-table";
+    button.textContent = "Continue";
+    button.setAttribute("aria-label", `Continue the game of ${when}`);
+    button.addEventListener("click", () => {
+      session.saveTableId(table.id);
+      openTable(table.id);
+    });
+    li.append(button);
+  }
+  return li;
 }
 
 function presetRules() {
@@ -132,7 +283,7 @@ async function authenticate(form, path, errorId) {
     app.auth = { token: answer.token, username: answer.user.username };
     session.saveAuth(answer.token, answer.user.username);
     form.reset();
-    await showSetup();
+    await enterPlatform();
   } catch (problem) {
     error.textContent = problemText(problem);
   } finally {
@@ -152,17 +303,22 @@ async function startGame(event) {
   event.preventDefault();
   const error = $("setup-error");
   error.textContent = "";
-  const level = new FormData($("setup-form")).get("level") || "easy";
+  const form = new FormData($("setup-form"));
+  const level = form.get("level") || "easy";
+  if (form.get("company") === "friends") return createFriendsTable(form);
   const button = $("start-game");
   button.disabled = true;
   const token = app.auth.token;
   try {
-    const created = await api("/api/tables", {
+    // One request: the server makes the table, seats the player and starts the game, or
+    // writes nothing (no half-made table is left behind).
+    const started = await api("/api/tables/quick", {
       method: "POST",
       token,
       command: true,
       body: {
         ...rulesChoice(),
+        seat: "south",
         seats: {
           north: { kind: "bot", level: "normal" }, // the partner is always Normal
           east: { kind: "bot", level },
@@ -170,9 +326,7 @@ async function startGame(event) {
         },
       },
     });
-    const id = created.table_id;
-    await api(`/api/tables/${id}/seats/south/take`, { method: "POST", token, command: true, body: {} });
-    await api(`/api/tables/${id}/start`, { method: "POST", token, command: true, body: {} });
+    const id = started.table_id;
     session.saveTableId(id);
     await openTable(id);
   } catch (problem) {
@@ -183,6 +337,72 @@ async function startGame(event) {
   }
 }
 
+/** A table for friends: the chosen seats, the player South; the others join by link. */
+async function createFriendsTable(form) {
+  const error = $("setup-error");
+  const button = $("start-game");
+  button.disabled = true;
+  const token = app.auth.token;
+  const seats = {};
+  for (const seat of ["north", "east", "west"]) {
+    const choice = form.get(`seat-${seat}`);
+    seats[seat] = choice === "human" ? { kind: "human" } : { kind: "bot", level: choice };
+  }
+  try {
+    const created = await api("/api/tables", {
+      method: "POST",
+      token,
+      command: true,
+      body: { ...rulesChoice(), seats },
+    });
+    const id = created.table_id;
+    await api(`/api/tables/${id}/seats/south/take`, { method: "POST", token, command: true, body: {} });
+    session.saveTableId(id);
+    await openTable(id);
+  } catch (problem) {
+    if (problem instanceof ApiError && problem.status === 401) return logOut();
+    error.textContent = problemText(problem);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** The lobby panel of a table waiting for players: each seat, its invite link, Start. */
+function renderLobby(view) {
+  const panel = $("lobby-panel");
+  panel.hidden = view.status !== "lobby";
+  if (panel.hidden) return;
+  const items = SEATS.map((seat) => {
+    const row = view.seats.find((s) => s.seat === seat) || { seat };
+    const li = document.createElement("li");
+    li.dataset.seat = seat;
+    const name = document.createElement("strong");
+    name.textContent = capital(seat);
+    li.append(name, " ");
+    if (row.kind === "human" && !row.username) {
+      const link = document.createElement("input");
+      link.readOnly = true;
+      link.className = "invite-link";
+      link.value = `${location.origin}/?join=${view.id}&seat=${seat}`;
+      link.setAttribute("aria-label", `Invite link for ${capital(seat)}`);
+      const copy = document.createElement("button");
+      copy.type = "button";
+      copy.textContent = "Copy link";
+      copy.setAttribute("aria-label", `Copy the invite link for ${capital(seat)}`);
+      copy.addEventListener("click", () => {
+        link.select();
+        if (navigator.clipboard) navigator.clipboard.writeText(link.value).catch(() => {});
+      });
+      li.append("waiting for a friend: ", link, " ", copy);
+    } else {
+      li.append(seat === view.your_seat ? "you" : seatRole(view, seat));
+    }
+    return li;
+  });
+  $("seat-invites").replaceChildren(...items);
+  const ready = view.seats.every((s) => s.kind !== "human" || s.username);
+  $("start-table").disabled = !ready || !view.your_seat;
+}
 /** ``{"preset": NAME}``, or ``{"rules": {"preset": NAME, ...changes}}`` for custom rules. */
 function rulesChoice() {
   const name = $("setup-preset").value || "standard";
@@ -198,6 +418,7 @@ function tableRenderer() {
       onTitle: (title) => {
         document.title = title || "Play Spades";
       },
+      onRender: renderLobby,
     });
   }
   return app.renderer;
@@ -410,20 +631,53 @@ function wire() {
   );
   $("reclaim-seat").addEventListener("click", () => command(`seats/${seat()}/reclaim`, {}));
   $("leave-table").addEventListener("click", () => showSetup());
+  $("start-table").addEventListener("click", () => command("start", {}));
+  for (const radio of document.querySelectorAll('input[name="company"]')) {
+    radio.addEventListener("change", () => {
+      const friends = document.querySelector('input[name="company"]:checked').value === "friends";
+      $("friend-seats").hidden = !friends;
+      $("opponents-fieldset").hidden = friends;
+    });
+  }
   $("new-game").addEventListener("click", () => {
     session.clearTableId();
     showSetup();
   });
 }
 
+/** An invite link (``/?join=TABLE&seat=SEAT``) waits in this tab until the player is in. */
+function pendingJoin() {
+  const params = new URLSearchParams(location.search);
+  const table = params.get("join");
+  if (table) history.replaceState(null, "", "/");
+  const seat = params.get("seat");
+  if (table && SEATS.includes(seat)) sessionStorage.setItem("spades.join", JSON.stringify({ table, seat }));
+  try {
+    return JSON.parse(sessionStorage.getItem("spades.join") || "null");
+  } catch {
+    return null;
+  }
+}
+
+/** Signed in: take the seat an invite link offered, or show the lobby. */
+async function enterPlatform() {
+  const join = pendingJoin();
+  sessionStorage.removeItem("spades.join");
+  if (join) history.replaceState(null, "", "/");
+  await showSetup();
+  if (join) await joinTable(join.table, join.seat);
+}
+
 async function start() {
   wire();
+  const join = pendingJoin();
+  if (join) $("auth-heading").textContent = `You are invited to sit ${capital(join.seat)}: sign up or log in`;
   if (!app.auth) {
     showAuth();
   } else {
     try {
       await api("/api/auth/me", { token: app.auth.token });
-      await showSetup();
+      await enterPlatform();
     } catch (problem) {
       if (problem instanceof ApiError && problem.status === 401) logOut();
       else await showSetup();

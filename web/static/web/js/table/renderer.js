@@ -27,6 +27,7 @@ export class TableRenderer {
   constructor(root, options = {}) {
     this.root = root;
     this.onTitle = options.onTitle || (() => {});
+    this.onRender = options.onRender || (() => {}); // the page's own parts (a lobby panel)
     this.resultTimer = null;
     const dismiss = this.part("dismiss-result");
     if (dismiss) dismiss.addEventListener("click", () => this.hideHandResult());
@@ -86,6 +87,7 @@ export class TableRenderer {
     this.renderScoreSheet(view);
     this.renderGameOver(view);
     this.renderSeatControl(view);
+    this.onRender(view);
     this.restoreFocus(focus);
   }
 

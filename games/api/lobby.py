@@ -1,0 +1,57 @@
+"""The lobby's API: a quick game against computer players in one request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api import presenters
+from games.api.errors import DomainErrorsMixin
+from games.api.idempotency import command_id_from
+from games.api.serializers import CommandResultSerializer, CreateTableSerializer
+from games.api.views import COMMAND_ERRORS
+from games.engine.seats import SEAT_NAMES
+from games.services.quick_game import start_quick_game
+from services.api.schema import IDEMPOTENCY_KEY
+
+
+class QuickGameSerializer(CreateTableSerializer):
+    seat = serializers.ChoiceField(
+        choices=SEAT_NAMES, default="south", help_text="Where the caller sits."
+    )
+
+
+class QuickGameView(DomainErrorsMixin, APIView):
+    """Create a table with three computer players, take the caller's seat and start it."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="tables_quick_game",
+        request=QuickGameSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: CommandResultSerializer, **COMMAND_ERRORS},
+        tags=["tables"],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = QuickGameSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data: dict[str, Any] = serializer.validated_data
+        result = start_quick_game(
+            actor=request.user,
+            seat=data["seat"],
+            rules=data.get("rules"),
+            preset=data.get("preset"),
+            seats=data.get("seats", {}),
+            turn_timer_seconds=data.get("turn_timer_seconds"),
+            command_id=command_id_from(request),
+        )
+        return Response(
+            presenters.command_result(result, request.user), status=status.HTTP_201_CREATED
+        )

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc files served from /static/, no CDN
     "channels",
     "accounts",
     "eventstore",
@@ -205,6 +206,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Event-sourced Spades platform for leagues, clubs, auditors and players.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/docs/ loads Swagger UI from our own static files (drf-spectacular-sidecar), so it
+    # works offline and with no third-party origin in the page.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # ---------------------------------------------------------------- logging (stdout)

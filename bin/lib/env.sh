@@ -2,7 +2,8 @@
 # Shared by bin/run and bin/test: the virtualenv and the backing services.
 #
 #   source bin/lib/env.sh
-#   spades_ensure_venv        # .venv with `pip install -e .[dev]` (skipped if unchanged)
+#   spades_ensure_venv        # .venv from requirements/lock.txt (hashes checked), then the
+#                             # project editable (skipped while lock and pyproject are unchanged)
 #   spades_ensure_postgres    # exports DATABASE_URL, DATABASE_OWNER_URL
 #   spades_ensure_redis       # exports REDIS_URL
 #   spades_ensure_chromium    # Debian's chromium for the e2e tests (exports SPADES_CHROMIUM)
@@ -58,6 +59,9 @@ spades_find_python() {
     return 1
 }
 
+# The exact versions to install (bin/lock writes it from pyproject.toml).
+SPADES_LOCK="$SPADES_ROOT/requirements/lock.txt"
+
 spades_ensure_venv() {
     if [ ! -x "$SPADES_PY" ]; then
         local python
@@ -65,13 +69,24 @@ spades_ensure_venv() {
         spades_log "creating .venv with $python"
         "$python" -m venv "$SPADES_VENV" || spades_die "could not create .venv (is python3.11-venv installed?)"
     fi
+    [ -f "$SPADES_LOCK" ] || spades_die "requirements/lock.txt is missing: run bin/lock"
     local stamp="$SPADES_VENV/.spades-install-stamp" hash
-    hash="$(sha256sum "$SPADES_ROOT/pyproject.toml" | cut -d' ' -f1)"
+    hash="$(cat "$SPADES_LOCK" "$SPADES_ROOT/pyproject.toml" | sha256sum | cut -d' ' -f1)"
     if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$hash" ]; then
-        spades_log "installing the project and dev dependencies into .venv (pyproject.toml changed)"
-        "$SPADES_PY" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2
-        "$SPADES_PY" -m pip install --quiet --disable-pip-version-check -e "$SPADES_ROOT[dev]" >&2 \
-            || spades_die "pip install -e .[dev] failed"
+        # A lock compiled from other dependency lists than pyproject.toml's would install
+        # something nobody tested with these declarations: refuse it.
+        local recorded expected
+        recorded="$(sed -n 's/^# spades-lock-inputs: //p' "$SPADES_LOCK")"
+        expected="$("$SPADES_PY" "$SPADES_ROOT/bin/lib/lock_inputs.py" "$SPADES_ROOT/pyproject.toml")"
+        [ "$recorded" = "$expected" ] \
+            || spades_die "requirements/lock.txt does not match the dependencies in pyproject.toml: run bin/lock and commit requirements/lock.txt"
+        spades_log "installing requirements/lock.txt, then the project, into .venv (lock or pyproject.toml changed)"
+        # Every package pinned and checked against its hash; the lock pins pip and the build
+        # backend too, so the editable install below builds with those (no isolation).
+        "$SPADES_PY" -m pip install --quiet --disable-pip-version-check --require-hashes \
+            -r "$SPADES_LOCK" >&2 || spades_die "pip install --require-hashes -r requirements/lock.txt failed"
+        "$SPADES_PY" -m pip install --quiet --disable-pip-version-check --no-deps \
+            --no-build-isolation -e "$SPADES_ROOT" >&2 || spades_die "pip install --no-deps -e . failed"
         echo "$hash" > "$stamp"
     fi
     export PATH="$SPADES_VENV/bin:$PATH"

@@ -8,7 +8,9 @@ Every response about a table (REST, WebSocket, exports of games in progress) goe
 - spectators (anonymous users, users without a seat, staff too) see no cards in hand;
 - a hand's cards (every deal, every pass) become public once the hand is over;
 - deck orders in ``HandDealt`` are removed until the hand is over, and so are the cards of
-  ``CardsPassed`` (the passer sees them; the partner once the exchange is made).
+  ``CardsPassed`` (the passer sees them; the partner once the exchange is made); each
+  event's ``nonce`` goes with its cards (``games.domain.events.HIDDEN_FIELDS``), since
+  with it the public hash can be searched for the cards;
 
 The hand itself is shown through :func:`games.engine.view.seat_view`, the same function
 bots decide from.
@@ -183,31 +185,39 @@ def _public_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
 
 
 def _filtered_data(event: StoredEvent, state: TableState, seat: int | None) -> dict[str, Any]:
-    data = event.data
-    if event.type == ev.HAND_DEALT:
+    return _shown_data(event.type, event.data, state, seat)
+
+
+def _shown_data(
+    type_: str, data: dict[str, Any], state: TableState, seat: int | None
+) -> dict[str, Any]:
+    # The hidden fields (ev.HIDDEN_FIELDS: the cards and the nonce that keeps them out of
+    # the public hash) are shown together or not at all.
+    if type_ == ev.HAND_DEALT:
         number = data["hand_number"]
         if state.hand_is_over(number):
             return dict(data)
-        shown = {key: value for key, value in data.items() if key != "deck"}
+        shown = _without_hidden(type_, data)
         hand = state.game.hands[number - 1] if state.game is not None else None
         if seat is not None and hand is not None and hand.looked[seat]:
             shown["your_cards"] = names_in(hand.dealt[seat])
         return shown
-    if event.type == ev.CARDS_PASSED:
+    if type_ == ev.CARDS_PASSED:
         number = data["hand_number"]
         if state.hand_is_over(number) or seat is None:
-            return dict(data) if state.hand_is_over(number) else _without_cards(data)
+            return dict(data) if state.hand_is_over(number) else _without_hidden(type_, data)
         passer = parse_seat(data["seat"])
         hand = state.game.hands[number - 1] if state.game is not None else None
         exchanged = hand is not None and hand.phase >= PLAYING
         if seat == passer or (seat == partner_of(passer) and exchanged):
             return dict(data)
-        return _without_cards(data)
+        return _without_hidden(type_, data)
     return dict(data)
 
 
-def _without_cards(data: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in data.items() if key != "cards"}
+def _without_hidden(type_: str, data: dict[str, Any]) -> dict[str, Any]:
+    hidden = ev.HIDDEN_FIELDS.get(type_, frozenset())
+    return {key: value for key, value in data.items() if key not in hidden}
 
 
 def _rendered_events(

@@ -11,6 +11,8 @@ Every response about a table (REST, WebSocket, exports of games in progress) goe
   ``CardsPassed`` (the passer sees them; the partner once the exchange is made); each
   event's ``nonce`` goes with its cards (``games.domain.events.HIDDEN_FIELDS``), since
   with it the public hash can be searched for the cards;
+- the event admin (``/admin/``) shows staff what a spectator sees
+  (:func:`spectator_event_data`, registered with ``eventstore.redaction``).
 
 The hand itself is shown through :func:`games.engine.view.seat_view`, the same function
 bots decide from.
@@ -27,14 +29,16 @@ from django.db import connection
 
 from eventstore.store import StoredEvent, read_stream
 from games.domain import events as ev
-from games.domain.streams import table_stream_id
+from games.domain.streams import table_id_of_stream, table_stream_id
 from games.domain.table import TableState
 from games.engine.bidding import bid_label, legal_bids, may_bid_blind_nil
 from games.engine.cards import card_name, names_in
+from games.engine.errors import IllegalMove
 from games.engine.hand import NO_BID, PHASE_NAMES, PLAYING
 from games.engine.play import card_refusals
 from games.engine.seats import SEAT_NAMES, TEAM_NAMES, parse_seat, partner_of
 from games.engine.view import SeatView, seat_view
+from games.services.errors import CommandRejected
 from games.services.read_model import kept_usernames, seat_rows
 from games.services.table_state import (
     fresh_state,
@@ -49,6 +53,7 @@ __all__ = [
     "ViewerUpdate",
     "events_for_viewer",
     "notified_update",
+    "spectator_event_data",
     "table_view",
     "viewer_seat",
     "viewer_update",
@@ -218,6 +223,23 @@ def _shown_data(
 def _without_hidden(type_: str, data: dict[str, Any]) -> dict[str, Any]:
     hidden = ev.HIDDEN_FIELDS.get(type_, frozenset())
     return {key: value for key, value in data.items() if key not in hidden}
+
+
+def spectator_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> dict[str, Any]:
+    """One stored event's payload as a spectator may see it now (for the event admin).
+
+    Streams that are not tables' are shown as stored. When the table cannot be folded (no
+    such table, a broken stream) every hidden field is removed: nothing is shown that the
+    filter could not clear.
+    """
+    table_uuid = table_id_of_stream(stream_id)
+    if table_uuid is None or type_ not in ev.HIDDEN_FIELDS:
+        return dict(data)
+    try:
+        with reading_state(table_uuid) as state:
+            return _shown_data(type_, data, state, None)
+    except (CommandRejected, IllegalMove, KeyError, ValueError):
+        return _without_hidden(type_, data)
 
 
 def _rendered_events(

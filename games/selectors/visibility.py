@@ -189,11 +189,7 @@ def _public_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
     return {"actor": shown}
 
 
-def _filtered_data(event: StoredEvent, state: TableState, seat: int | None) -> dict[str, Any]:
-    return _shown_data(event.type, event.data, state, seat)
-
-
-def _shown_data(
+def _filtered_data(
     type_: str, data: dict[str, Any], state: TableState, seat: int | None
 ) -> dict[str, Any]:
     # The hidden fields (ev.HIDDEN_FIELDS: the cards and the nonce that keeps them out of
@@ -237,7 +233,7 @@ def spectator_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> di
         return dict(data)
     try:
         with reading_state(table_uuid) as state:
-            return _shown_data(type_, data, state, None)
+            return _filtered_data(type_, data, state, None)
     except (CommandRejected, IllegalMove, KeyError, ValueError):
         return _without_hidden(type_, data)
 
@@ -250,7 +246,7 @@ def _rendered_events(
             "version": event.version,
             "type": event.type,
             "schema_version": event.schema_version,
-            "data": _filtered_data(event, state, seat),
+            "data": _filtered_data(event.type, event.data, state, seat),
             "metadata": _public_metadata(event.metadata),
             "recorded_at": event.recorded_at.isoformat(),
             "hash": event.hash,

@@ -18,7 +18,7 @@ from eventstore.store import read_stream
 from games.domain import events as ev
 from games.domain.streams import table_stream_id
 from tests.factories import AdminFactory
-from tests.integration.tables.test_hash_privacy import (
+from tests.integration.tables.blind_nil import (
     blind_nil_table,
     hand_one_over,
     passes_exchanged,

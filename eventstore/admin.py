@@ -1,14 +1,20 @@
 """Read-only admin views of the event log, stream heads, projection checkpoints and the
-streams projections set aside."""
+streams projections set aside.
+
+An event's payload is shown through the registered redactors (``eventstore.redaction``),
+so staff see no more of a game in progress than a spectator does.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
 
 from eventstore.models import BrokenStream, Checkpoint, Event, Stream
+from eventstore.redaction import shown_data
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -31,6 +37,26 @@ class EventAdmin(ReadOnlyAdmin):
     search_fields = ("=stream_id", "=command_id")
     ordering = ("-position",)
     show_full_result_count = False
+    # The stored ``data`` is never shown as is: ``payload`` is it after the redactors.
+    fields = (
+        "position",
+        "stream_id",
+        "version",
+        "type",
+        "schema_version",
+        "payload",
+        "metadata",
+        "command_id",
+        "recorded_at",
+        "hash",
+        "prev_hash",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="data")
+    def payload(self, obj: Event) -> str:
+        shown = shown_data(obj.stream_id, obj.type, dict(obj.data))
+        return json.dumps(shown, sort_keys=True, ensure_ascii=False)
 
 
 @admin.register(Stream)

@@ -10,6 +10,7 @@ bids ``0..13`` / ``"nil"`` / ``"blind_nil"``.  Every event is listed in ``docs/e
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,10 +42,10 @@ SCHEMA_VERSIONS: dict[str, int] = {
     SEAT_LEFT: 1,
     GAME_STARTED: 1,
     DEAL_COMMITTED: 1,
-    HAND_DEALT: 1,
+    HAND_DEALT: 2,
     CARDS_LOOKED: 1,
     BID_PLACED: 1,
-    CARDS_PASSED: 1,
+    CARDS_PASSED: 2,
     CARD_PLAYED: 1,
     TURN_TIMED_OUT: 1,
     SEAT_HANDED_TO_BOT: 1,
@@ -52,6 +53,19 @@ SCHEMA_VERSIONS: dict[str, int] = {
     DEAL_SEED_REVEALED: 1,
 }
 EVENT_TYPES: tuple[str, ...] = tuple(SCHEMA_VERSIONS)
+
+#: The payload fields a viewer may not see until the event's hand is over (the visibility
+#: filter, ``games.selectors.visibility``, removes them). The public event hash covers
+#: them, so every event with hidden fields also hides a ``nonce``: without it the few
+#: possible values of the cards (2,652 ordered pairs for a pass) could be tried against
+#: the hash. Version 1 of these events had no nonce; they still validate and fold.
+HIDDEN_FIELDS: dict[str, frozenset[str]] = {
+    HAND_DEALT: frozenset({"deck", "nonce"}),
+    CARDS_PASSED: frozenset({"cards", "nonce"}),
+}
+
+#: Bytes of secret randomness in a nonce (128 bits: no hash search can cover them).
+NONCE_BYTES = 16
 
 #: How a deal commitment is computed and how decks derive from the seed (docs/tables.md).
 COMMITMENT_SCHEME = "sha256(seed-utf8)"
@@ -129,14 +143,23 @@ def deal_committed(commitment: str) -> DomainEvent:
     )
 
 
+def new_nonce() -> str:
+    """Fresh secret randomness for an event with hidden fields (hex, NONCE_BYTES bytes)."""
+    return secrets.token_hex(NONCE_BYTES)
+
+
 def hand_dealt(hand_number: int, dealer: int, deck: list[int]) -> DomainEvent:
-    """A deal: the whole deck order, dealt one card at a time from the dealer's left."""
+    """A deal: the whole deck order, dealt one card at a time from the dealer's left.
+
+    A fresh ``nonce`` keeps the deck out of reach of the public hash.
+    """
     return _event(
         HAND_DEALT,
         {
             "hand_number": hand_number,
             "dealer": SEAT_NAMES[dealer],
             "deck": [card_name(card) for card in deck],
+            "nonce": new_nonce(),
         },
     )
 
@@ -155,13 +178,17 @@ def bid_placed(hand_number: int, seat: int, tricks: int, blind: bool) -> DomainE
 
 
 def cards_passed(hand_number: int, seat: int, cards: list[int]) -> DomainEvent:
-    """Two cards given to partner after a blind nil bid."""
+    """Two cards given to partner after a blind nil bid.
+
+    A fresh ``nonce`` keeps the two cards out of reach of the public hash.
+    """
     return _event(
         CARDS_PASSED,
         {
             "hand_number": hand_number,
             "seat": SEAT_NAMES[seat],
             "cards": [card_name(card) for card in cards],
+            "nonce": new_nonce(),
         },
     )
 
@@ -199,6 +226,8 @@ def deal_seed_revealed(seed: str) -> DomainEvent:
 
 _CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
+# At least NONCE_BYTES bytes of hex; at most 64 bytes.
+_NONCE = re.compile(rf"^[0-9a-f]{{{2 * NONCE_BYTES},128}}$")
 
 
 def _is_int(value: object) -> bool:
@@ -223,6 +252,10 @@ def _cards(count: int) -> Callable[[object], bool]:
         )
 
     return check
+
+
+def _nonce(value: object) -> bool:
+    return isinstance(value, str) and bool(_NONCE.match(value))
 
 
 def _bid(value: object) -> bool:
@@ -270,9 +303,21 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Callable[[object], bool]]] = {
         "shuffle": lambda v: isinstance(v, str),
     },
     (HAND_DEALT, 1): {"hand_number": _hand_number, "dealer": _seat, "deck": _cards(52)},
+    (HAND_DEALT, 2): {
+        "hand_number": _hand_number,
+        "dealer": _seat,
+        "deck": _cards(52),
+        "nonce": _nonce,
+    },
     (CARDS_LOOKED, 1): {"hand_number": _hand_number, "seat": _seat},
     (BID_PLACED, 1): {"hand_number": _hand_number, "seat": _seat, "bid": _bid},
     (CARDS_PASSED, 1): {"hand_number": _hand_number, "seat": _seat, "cards": _cards(2)},
+    (CARDS_PASSED, 2): {
+        "hand_number": _hand_number,
+        "seat": _seat,
+        "cards": _cards(2),
+        "nonce": _nonce,
+    },
     (CARD_PLAYED, 1): {"hand_number": _hand_number, "seat": _seat, "card": _cards(1)},
     (TURN_TIMED_OUT, 1): {
         "hand_number": _hand_number,

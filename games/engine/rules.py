@@ -2,8 +2,9 @@
 
 A :class:`Rules` value is immutable and carries every option of the seed rules.
 Presets are named values; a custom preset is ``{"preset": NAME, **overrides}``.
-Contradictory combinations are refused with a :class:`RulesError` whose message a
-person can act on.  The same messages are shown by the API and the admin.
+Contradictory combinations, and numbers beyond :data:`RULE_BOUNDS`, are refused with a
+:class:`RulesError` whose message a person can act on.  The same messages are shown by
+the API and the admin.
 """
 
 from __future__ import annotations
@@ -57,6 +58,24 @@ FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules))
 
 
 _INT_FIELDS = ("target_score", "nil_points", "blind_nil_points", "blind_nil_min_deficit")
+
+#: The range of every numeric rule (``lose_score`` when set), and why it stops there
+#: (docs/rules.md). Wide enough for any house rule a table can play, small enough that
+#: no total of a game's hands comes near what a score column can hold.
+RULE_BOUNDS: dict[str, tuple[int, int, str]] = {
+    "target_score": (1, 10_000, "twenty times the standard 500"),
+    "lose_score": (-10_000, -1, "fifty times the usual -200"),
+    "nil_points": (0, 1_000, "ten times the standard 100"),
+    "blind_nil_points": (0, 1_000, "five times the standard 200"),
+    "blind_nil_min_deficit": (0, 10_000, "the largest target_score; for never, turn blind_nil off"),
+}
+
+
+def _shown_number(value: int) -> str:
+    # Very long numbers are described, not printed: the sentence stays one short line.
+    return str(value) if abs(value) < 10**15 else f"a {value.bit_length()}-bit number"
+
+
 _BOOL_FIELDS = (
     "nil",
     "blind_nil",
@@ -77,6 +96,7 @@ def _check(rules: Rules) -> None:
         value = getattr(rules, name)
         if type(value) is not bool:
             raise RulesError(f"{name} must be true or false, not {value!r}.")
+    _check_bounds(rules)
     if rules.set_penalty not in SET_PENALTIES:
         raise RulesError(
             f"set_penalty must be 'minus_bid' (a set team loses 10 x bid) or 'zero' "
@@ -103,6 +123,23 @@ def _check(rules: Rules) -> None:
         raise RulesError("nil_points and blind_nil_points must be 0 or more.")
     if rules.blind_nil_min_deficit < 0:
         raise RulesError("blind_nil_min_deficit must be 0 or more.")
+
+
+def _check_bounds(rules: Rules) -> None:
+    # The far bounds only, before any other sentence prints a number; the near ones (0, 1
+    # and -1) are worded by _check's own sentences ("above 0", "below 0", "0 or more").
+    for name, (low, high, reason) in RULE_BOUNDS.items():
+        value = getattr(rules, name)
+        if value is None:
+            continue
+        if high > 0 and value > high:
+            raise RulesError(
+                f"{name} must be at most {high} ({reason}), not {_shown_number(value)}."
+            )
+        if low < 0 and value < low:
+            raise RulesError(
+                f"{name} must be at least {low} ({reason}), not {_shown_number(value)}."
+            )
 
 
 PRESETS: dict[str, Rules] = {

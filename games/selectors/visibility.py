@@ -8,7 +8,11 @@ Every response about a table (REST, WebSocket, exports of games in progress) goe
 - spectators (anonymous users, users without a seat, staff too) see no cards in hand;
 - a hand's cards (every deal, every pass) become public once the hand is over;
 - deck orders in ``HandDealt`` are removed until the hand is over, and so are the cards of
-  ``CardsPassed`` (the passer sees them; the partner once the exchange is made).
+  ``CardsPassed`` (the passer sees them; the partner once the exchange is made); each
+  event's ``nonce`` goes with its cards (``games.domain.events.HIDDEN_FIELDS``), since
+  with it the public hash can be searched for the cards;
+- the event admin (``/admin/``) shows staff what a spectator sees
+  (:func:`spectator_event_data`, registered with ``eventstore.redaction``).
 
 The hand itself is shown through :func:`games.engine.view.seat_view`, the same function
 bots decide from.
@@ -26,15 +30,17 @@ from django.db import connection
 from eventstore.reading import read_stream
 from eventstore.records import StoredEvent
 from games.domain import events as ev
-from games.domain.streams import table_stream_id
+from games.domain.streams import table_id_of_stream, table_stream_id
 from games.domain.table import TableState
 from games.engine.bidding import legal_bids, may_bid_blind_nil
 from games.engine.cards import card_name, names_in
+from games.engine.errors import IllegalMove
 from games.engine.hand import PHASE_NAMES, PLAYING
 from games.engine.hand_summary import hand_summary
 from games.engine.play import card_refusals
 from games.engine.seats import SEAT_NAMES, TEAM_NAMES, parse_seat, partner_of
 from games.engine.view import SeatView, seat_view
+from games.services.errors import CommandRejected
 from games.services.read_model import kept_usernames, seat_rows
 from games.services.table_state import (
     fresh_state,
@@ -49,6 +55,7 @@ __all__ = [
     "ViewerUpdate",
     "events_for_viewer",
     "notified_update",
+    "spectator_event_data",
     "table_view",
     "viewer_seat",
     "viewer_update",
@@ -181,32 +188,53 @@ def _public_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
     return {"actor": shown}
 
 
-def _filtered_data(event: StoredEvent, state: TableState, seat: int | None) -> dict[str, Any]:
-    data = event.data
-    if event.type == ev.HAND_DEALT:
+def _filtered_data(
+    type_: str, data: dict[str, Any], state: TableState, seat: int | None
+) -> dict[str, Any]:
+    # The hidden fields (ev.HIDDEN_FIELDS: the cards and the nonce that keeps them out of
+    # the public hash) are shown together or not at all.
+    if type_ == ev.HAND_DEALT:
         number = data["hand_number"]
         if state.hand_is_over(number):
             return dict(data)
-        shown = {key: value for key, value in data.items() if key != "deck"}
+        shown = _without_hidden(type_, data)
         hand = state.game.hands[number - 1] if state.game is not None else None
         if seat is not None and hand is not None and hand.looked[seat]:
             shown["your_cards"] = names_in(hand.dealt[seat])
         return shown
-    if event.type == ev.CARDS_PASSED:
+    if type_ == ev.CARDS_PASSED:
         number = data["hand_number"]
         if state.hand_is_over(number) or seat is None:
-            return dict(data) if state.hand_is_over(number) else _without_cards(data)
+            return dict(data) if state.hand_is_over(number) else _without_hidden(type_, data)
         passer = parse_seat(data["seat"])
         hand = state.game.hands[number - 1] if state.game is not None else None
         exchanged = hand is not None and hand.phase >= PLAYING
         if seat == passer or (seat == partner_of(passer) and exchanged):
             return dict(data)
-        return _without_cards(data)
+        return _without_hidden(type_, data)
     return dict(data)
 
 
-def _without_cards(data: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in data.items() if key != "cards"}
+def _without_hidden(type_: str, data: dict[str, Any]) -> dict[str, Any]:
+    hidden = ev.HIDDEN_FIELDS.get(type_, frozenset())
+    return {key: value for key, value in data.items() if key not in hidden}
+
+
+def spectator_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> dict[str, Any]:
+    """One stored event's payload as a spectator may see it now (for the event admin).
+
+    Streams that are not tables' are shown as stored. When the table cannot be folded (no
+    such table, a broken stream) every hidden field is removed: nothing is shown that the
+    filter could not clear.
+    """
+    table_uuid = table_id_of_stream(stream_id)
+    if table_uuid is None or type_ not in ev.HIDDEN_FIELDS:
+        return dict(data)
+    try:
+        with reading_state(table_uuid) as state:
+            return _filtered_data(type_, data, state, None)
+    except (CommandRejected, IllegalMove, KeyError, ValueError):
+        return _without_hidden(type_, data)
 
 
 def _rendered_events(
@@ -217,7 +245,7 @@ def _rendered_events(
             "version": event.version,
             "type": event.type,
             "schema_version": event.schema_version,
-            "data": _filtered_data(event, state, seat),
+            "data": _filtered_data(event.type, event.data, state, seat),
             "metadata": _public_metadata(event.metadata),
             "recorded_at": event.recorded_at.isoformat(),
             "hash": event.hash,

@@ -13,7 +13,7 @@ from games.engine.bidding import bid_label
 from games.engine.record import RecordError
 from games.engine.seats import SEAT_NAMES
 from scoring.core.replay import Replay, replay_document
-from scoring.management.json_input import read_json_document
+from scoring.management.json_input import parse_json_text, read_json_document
 from scoring.management.score_table import TableHand, render_score_table, rules_title
 
 
@@ -62,10 +62,7 @@ def _rules_spec(text: str | None) -> object:
     if text is None:
         return None
     if text.lstrip().startswith("{"):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
-            raise CommandError(f"--rules is not valid JSON: {error.msg}.") from None
+        return parse_json_text(text, "--rules")
     return text.strip()
 
 

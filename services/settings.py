@@ -162,7 +162,10 @@ else:
 # one persistent connection each (DB_CONN_MAX_AGE) instead.
 DB_POOL = env_bool("DB_POOL", False)
 DB_POOL_MIN_SIZE = env_int("DB_POOL_MIN_SIZE", 2, high=1000)
-DB_POOL_MAX_SIZE = env_int("DB_POOL_MAX_SIZE", 16, low=1, high=1000)
+# The live consumers' reads run in asyncio's default thread pool (min(32, CPUs + 4)
+# threads), each thread keeping the connection it took; the rest serve HTTP requests.
+LIVE_READ_THREADS = min(32, (os.cpu_count() or 1) + 4)
+DB_POOL_MAX_SIZE = env_int("DB_POOL_MAX_SIZE", LIVE_READ_THREADS + 10, low=1, high=1000)
 DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 10, low=1, high=600)
 if DB_POOL_MIN_SIZE > DB_POOL_MAX_SIZE:
     raise ImproperlyConfigured(
@@ -175,7 +178,7 @@ DATABASES = {
         **parse_database_url(env_str(_db_env, _db_default), env_name=_db_env),
         # Django refuses persistent connections with a pool: the pool keeps them.
         "CONN_MAX_AGE": 0 if DB_POOL else env_int("DB_CONN_MAX_AGE", 0, high=24 * 3600),
-        "CONN_HEALTH_CHECKS": not DB_POOL,  # the pool checks a connection on checkout
+        "CONN_HEALTH_CHECKS": True,
         # Lets several test runs share one server without dropping each other's database.
         "TEST": {"NAME": env_str("SPADES_TEST_DB_NAME", "test_spades")},
     }
@@ -201,14 +204,12 @@ if os.environ.get("SPADES_DB_APPLICATION_NAME"):
 else:
     _db_options.setdefault("application_name", "spades")
 if DB_POOL:
-    from psycopg_pool import ConnectionPool
-
+    # With CONN_HEALTH_CHECKS, Django has the pool check each connection on checkout: one
+    # whose backend was killed is replaced before a request gets it.
     _db_options["pool"] = {
         "min_size": DB_POOL_MIN_SIZE,
         "max_size": DB_POOL_MAX_SIZE,
         "timeout": DB_POOL_TIMEOUT,
-        # A connection whose backend was killed is replaced before a request gets it.
-        "check": ConnectionPool.check_connection,
     }
 # Always validate the runtime URL too, so a bad DATABASE_URL fails at start-up even when
 # migrations run as the owner.
@@ -227,6 +228,13 @@ CHANNEL_LAYERS = {
         "CONFIG": {"hosts": [REDIS_URL]},
     }
 }
+
+# Live WebSocket connections at once (games/live/connection_limits.py): per user, and per
+# client address for connections without a login. A connection's slot lapses this many
+# seconds after its process last renewed it (a crashed process leaks nothing for longer).
+WS_CONNECTIONS_PER_USER = env_int("WS_CONNECTIONS_PER_USER", 8, low=1, high=1000)
+WS_CONNECTIONS_PER_ADDRESS = env_int("WS_CONNECTIONS_PER_ADDRESS", 16, low=1, high=10000)
+WS_CONNECTION_TTL_SECONDS = env_int("WS_CONNECTION_TTL_SECONDS", 90, low=3, high=3600)
 
 # "throttle": the API's request counts (services/api/throttles.py) and the WebSocket
 # connection counts (games/live/connection_limits.py), shared by every web process.

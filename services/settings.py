@@ -57,7 +57,7 @@ DEBUG = env_bool("DEBUG", False)
 # Public, for development only: with DEBUG off the process refuses to start on it (or on
 # no key at all), since it would let anyone sign sessions and password-reset links.
 DEVELOPMENT_SECRET_KEY = "django-insecure-spades-dev-only-change-me"
-SECRET_KEY = env_str("SECRET_KEY", DEVELOPMENT_SECRET_KEY if DEBUG else "")
+SECRET_KEY = os.environ.get("SECRET_KEY") or (DEVELOPMENT_SECRET_KEY if DEBUG else "")
 if not DEBUG and SECRET_KEY in {"", DEVELOPMENT_SECRET_KEY}:
     raise ImproperlyConfigured(
         "SECRET_KEY must be set to a long random value of your own when DEBUG is off "

@@ -11,13 +11,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.registration import register_player, token_for
-from accounts.tokens import revoke_token
 from accounts.serializers import (
     CredentialsSerializer,
     RegistrationSerializer,
     TokenSerializer,
     UserSerializer,
 )
+from accounts.tokens import revoke_token
 from services.api.errors import ProblemHandlingMixin
 from services.api.schema import PROBLEM
 from services.api.throttles import LoginAddressThrottle, LoginThrottle, RegistrationThrottle

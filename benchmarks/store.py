@@ -47,6 +47,8 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from services.testing import LOCAL_ONLY_SECRET_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
+# DEBUG is off in benchmarks (and in the processes they start, which inherit this).
+os.environ.setdefault("SECRET_KEY", LOCAL_ONLY_SECRET_KEY)
 DEFAULT_APP_URL = "postgresql://spades_app:spades_app@127.0.0.1:5432/spades"
 DEFAULT_OWNER_URL = "postgresql://spades_owner:spades_owner@127.0.0.1:5432/spades"
 
@@ -133,7 +135,6 @@ def setup_django(owner_url: str, app_url: str) -> None:
     os.environ["DATABASE_OWNER_URL"] = libpq_to_url(owner_url)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "services.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
-    os.environ.setdefault("SECRET_KEY", LOCAL_ONLY_SECRET_KEY)  # DEBUG is off here
     import django
 
     django.setup()

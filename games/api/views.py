@@ -41,7 +41,12 @@ from services.api.schema import IDEMPOTENCY_KEY, PROBLEM
 from services.api.throttles import CommandThrottle
 
 COMMAND_ERRORS = {
-    400: PROBLEM, 401: PROBLEM, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM, 429: PROBLEM
+    400: PROBLEM,
+    401: PROBLEM,
+    403: PROBLEM,
+    404: PROBLEM,
+    409: PROBLEM,
+    429: PROBLEM,
 }
 READ_ERRORS = {400: PROBLEM, 404: PROBLEM}
 

@@ -74,9 +74,7 @@ def test_a_user_gets_at_most_the_cap_of_live_connections(live_db: Any, settings:
     assert redis.Redis.from_url(settings.REDIS_URL).zcard(user_key(viewer)) == 0
 
 
-def test_connections_without_a_login_are_capped_per_address(
-    live_db: Any, settings: Any
-) -> None:
+def test_connections_without_a_login_are_capped_per_address(live_db: Any, settings: Any) -> None:
     settings.WS_CONNECTIONS_PER_ADDRESS = 1
     table_id = create_table(new_user(), start=False)
 

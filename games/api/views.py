@@ -40,14 +40,7 @@ from games.services.export import export_table
 from services.api.schema import IDEMPOTENCY_KEY, PROBLEM
 from services.api.throttles import CommandThrottle
 
-COMMAND_ERRORS = {
-    400: PROBLEM,
-    401: PROBLEM,
-    403: PROBLEM,
-    404: PROBLEM,
-    409: PROBLEM,
-    429: PROBLEM,
-}
+COMMAND_ERRORS = {code: PROBLEM for code in (400, 401, 403, 404, 409, 429)}
 READ_ERRORS = {400: PROBLEM, 404: PROBLEM}
 
 

@@ -9,6 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
+from accounts.tokens import active_token
+
 
 @dataclass(frozen=True)
 class Registration:
@@ -34,6 +36,5 @@ def register_player(*, username: str, password: str, email: str = "") -> Registr
 
 
 def token_for(user: AbstractBaseUser) -> str:
-    """The user's API token, created on first use."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return str(token.key)
+    """The user's API token, created on first use and renewed once it expired."""
+    return active_token(user)

@@ -1,7 +1,8 @@
-"""``/api/auth/``: register, obtain a token, who am I."""
+"""``/api/auth/``: register, obtain a token, log out (revoke it), who am I."""
 
 from __future__ import annotations
 
+from django.contrib.auth import logout
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -16,8 +17,10 @@ from accounts.serializers import (
     TokenSerializer,
     UserSerializer,
 )
+from accounts.tokens import revoke_token
 from services.api.errors import ProblemHandlingMixin
 from services.api.schema import PROBLEM
+from services.api.throttles import LoginAddressThrottle, LoginThrottle, RegistrationThrottle
 
 
 class RegisterView(ProblemHandlingMixin, APIView):
@@ -25,11 +28,12 @@ class RegisterView(ProblemHandlingMixin, APIView):
 
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
+    throttle_classes = [RegistrationThrottle]
 
     @extend_schema(
         operation_id="auth_register",
         request=RegistrationSerializer,
-        responses={201: TokenSerializer, 400: PROBLEM},
+        responses={201: TokenSerializer, 400: PROBLEM, 429: PROBLEM},
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
@@ -45,11 +49,12 @@ class ObtainTokenView(ProblemHandlingMixin, APIView):
 
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
+    throttle_classes = [LoginThrottle, LoginAddressThrottle]
 
     @extend_schema(
         operation_id="auth_token",
         request=CredentialsSerializer,
-        responses={200: TokenSerializer, 400: PROBLEM},
+        responses={200: TokenSerializer, 400: PROBLEM, 429: PROBLEM},
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
@@ -57,6 +62,24 @@ class ObtainTokenView(ProblemHandlingMixin, APIView):
         serializer.is_valid(raise_exception=True)
         user = serializer.validated_data["user"]
         return Response({"token": token_for(user), "user": UserSerializer(user).data})
+
+
+class LogoutView(ProblemHandlingMixin, APIView):
+    """Revoke the caller's API token: it authenticates nothing from now on, on any device
+    (REST or WebSocket). A session login is ended too."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="auth_logout",
+        request=None,
+        responses={204: None, 401: PROBLEM},
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        revoke_token(request.user)
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MeView(ProblemHandlingMixin, APIView):

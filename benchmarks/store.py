@@ -44,7 +44,11 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
+from services.testing import LOCAL_ONLY_SECRET_KEY
+
 ROOT = Path(__file__).resolve().parent.parent
+# DEBUG is off in benchmarks (and in the processes they start, which inherit this).
+os.environ.setdefault("SECRET_KEY", LOCAL_ONLY_SECRET_KEY)
 DEFAULT_APP_URL = "postgresql://spades_app:spades_app@127.0.0.1:5432/spades"
 DEFAULT_OWNER_URL = "postgresql://spades_owner:spades_owner@127.0.0.1:5432/spades"
 

@@ -14,7 +14,7 @@ Protocol (docs/live.md):
 - The client may send ``{"after": VERSION}`` at any time (a gap, or after reconnecting) and
   gets the events after VERSION; anything else gets ``{"type": "error", ...}``.
 - Refusals close the socket after an error message: 4401 not authenticated, 4404 no
-  such table.
+  such table, 4429 too many connections (games.live.connection_limits).
 
 Every consumer handles its messages one at a time and remembers the last version it sent,
 so each event reaches a connection exactly once and in order, whatever the group messages'
@@ -36,6 +36,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.live.auth import query_parameters
+from games.live.connection_limits import CLOSE_TOO_MANY_CONNECTIONS, claim_slot, over_cap_message
 from games.live.fanout import table_group
 
 #: Seconds between checks of the table's version while no notice arrives (safety net).
@@ -150,6 +151,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.sending = asyncio.Lock()
         self.resync_task: asyncio.Future[None] | None = None
         await self.accept()
+        self.slot = await claim_slot(self.scope, self.channel_name)
+        if self.slot is None:
+            message = over_cap_message(self.scope)
+            await self.refuse("too_many_connections", message, CLOSE_TOO_MANY_CONNECTIONS)
+            return
         # Without a token the connection is a spectator's (the one visibility filter shows it
         # no hand in play); a token that is not valid is refused rather than downgraded.
         if self.scope.get("auth_error"):
@@ -192,6 +198,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=close_code)
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "slot", None) is not None:
+            await self.slot.release()
         if self.resync_task is not None:
             self.resync_task.cancel()
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)

@@ -39,12 +39,55 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
 
 
+def env_int(name: str, default: int, *, low: int = 0, high: int = 2**31 - 1) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ImproperlyConfigured(f"{name} must be between {low} and {high}, got {value}")
+    return value
+
+
 # ---------------------------------------------------------------- core
 DEBUG = env_bool("DEBUG", False)
-# The default is only for development; `manage.py check --deploy` flags it.
-SECRET_KEY = env_str("SECRET_KEY", "django-insecure-spades-dev-only-change-me")
+# Public, for development only: with DEBUG off the process refuses to start on it (or on
+# no key at all), since it would let anyone sign sessions and password-reset links.
+DEVELOPMENT_SECRET_KEY = "django-insecure-spades-dev-only-change-me"
+SECRET_KEY = os.environ.get("SECRET_KEY") or (DEVELOPMENT_SECRET_KEY if DEBUG else "")
+if not DEBUG and SECRET_KEY in {"", DEVELOPMENT_SECRET_KEY}:
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set to a long random value of your own when DEBUG is off "
+        "(the development key is public); generate one with "
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
+# ---------------------------------------------------------------- HTTPS (docs/operations.md)
+# Off by default (bin/run serves plain HTTP on loopback); the production profile of
+# docker-compose.yml turns them on. Behind a TLS-terminating proxy, also set
+# SECURE_PROXY_SSL_HEADER (e.g. "HTTP_X_FORWARDED_PROTO,https"), or every request looks
+# like plain HTTP and SECURE_SSL_REDIRECT loops.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+# The container health check probes plain HTTP on loopback.
+SECURE_REDIRECT_EXEMPT = [r"^api/health$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, high=2 * 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+_proxy_ssl_header = env_list("SECURE_PROXY_SSL_HEADER", "")
+if _proxy_ssl_header:
+    if len(_proxy_ssl_header) != 2 or not _proxy_ssl_header[0].startswith("HTTP_"):
+        raise ImproperlyConfigured(
+            "SECURE_PROXY_SSL_HEADER must be HEADER,VALUE with the header in META form, "
+            f"e.g. HTTP_X_FORWARDED_PROTO,https; got {env_str('SECURE_PROXY_SSL_HEADER', '')!r}"
+        )
+    SECURE_PROXY_SSL_HEADER = (_proxy_ssl_header[0], _proxy_ssl_header[1])
 
 INSTALLED_APPS = [
     "daphne",  # must precede staticfiles: `runserver` then serves ASGI (HTTP + WebSocket)
@@ -112,11 +155,30 @@ if SPADES_DB_ROLE == "owner":
 else:
     _db_env, _db_default = "DATABASE_URL", DEFAULT_APP_DATABASE_URL
 
+# A bounded psycopg pool (docs/operations.md, "Database connections"). ``services.web``
+# turns it on: daphne runs each request in a thread of its own, and with persistent
+# connections every such thread kept one open until PostgreSQL refused new ones. The pool
+# holds at most DB_POOL_MAX_SIZE per process; a request waits up to DB_POOL_TIMEOUT
+# seconds for one. Workers and the projector are single-threaded per process and keep
+# one persistent connection each (DB_CONN_MAX_AGE) instead.
+DB_POOL = env_bool("DB_POOL", False)
+DB_POOL_MIN_SIZE = env_int("DB_POOL_MIN_SIZE", 2, high=1000)
+# The live consumers' reads run in asyncio's default thread pool (min(32, CPUs + 4)
+# threads), each thread keeping the connection it took; the rest serve HTTP requests.
+LIVE_READ_THREADS = min(32, (os.cpu_count() or 1) + 4)
+DB_POOL_MAX_SIZE = env_int("DB_POOL_MAX_SIZE", LIVE_READ_THREADS + 10, low=1, high=1000)
+DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 10, low=1, high=600)
+if DB_POOL_MIN_SIZE > DB_POOL_MAX_SIZE:
+    raise ImproperlyConfigured(
+        f"DB_POOL_MIN_SIZE ({DB_POOL_MIN_SIZE}) is larger than DB_POOL_MAX_SIZE "
+        f"({DB_POOL_MAX_SIZE})"
+    )
+
 DATABASES = {
     "default": {
         **parse_database_url(env_str(_db_env, _db_default), env_name=_db_env),
-        # ASGI serves requests from threads; persistent connections stay opt-in.
-        "CONN_MAX_AGE": int(env_str("DB_CONN_MAX_AGE", "0")),
+        # Django refuses persistent connections with a pool: the pool keeps them.
+        "CONN_MAX_AGE": 0 if DB_POOL else env_int("DB_CONN_MAX_AGE", 0, high=24 * 3600),
         "CONN_HEALTH_CHECKS": True,
         # Lets several test runs share one server without dropping each other's database.
         "TEST": {"NAME": env_str("SPADES_TEST_DB_NAME", "test_spades")},
@@ -137,6 +199,19 @@ if "prepare_threshold" in _db_options:  # given in the URL's query string: text
         ) from None
 elif env_bool("DB_PREPARED_STATEMENTS", True):
     _db_options["prepare_threshold"] = 5
+# Names the process's sessions in pg_stat_activity (what the load test counts them by).
+if os.environ.get("SPADES_DB_APPLICATION_NAME"):
+    _db_options["application_name"] = os.environ["SPADES_DB_APPLICATION_NAME"][:63]
+else:
+    _db_options.setdefault("application_name", "spades")
+if DB_POOL:
+    # With CONN_HEALTH_CHECKS, Django has the pool check each connection on checkout: one
+    # whose backend was killed is replaced before a request gets it.
+    _db_options["pool"] = {
+        "min_size": DB_POOL_MIN_SIZE,
+        "max_size": DB_POOL_MAX_SIZE,
+        "timeout": DB_POOL_TIMEOUT,
+    }
 # Always validate the runtime URL too, so a bad DATABASE_URL fails at start-up even when
 # migrations run as the owner.
 parse_database_url(env_str("DATABASE_URL", DEFAULT_APP_DATABASE_URL), env_name="DATABASE_URL")
@@ -153,6 +228,28 @@ CHANNEL_LAYERS = {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL]},
     }
+}
+
+# Live WebSocket connections at once (games/live/connection_limits.py): per user, and per
+# client address for connections without a login. A connection's slot lapses this many
+# seconds after its process last renewed it (a crashed process leaks nothing for longer).
+WS_CONNECTIONS_PER_USER = env_int("WS_CONNECTIONS_PER_USER", 8, low=1, high=1000)
+WS_CONNECTIONS_PER_ADDRESS = env_int("WS_CONNECTIONS_PER_ADDRESS", 16, low=1, high=10000)
+WS_CONNECTION_TTL_SECONDS = env_int("WS_CONNECTION_TTL_SECONDS", 90, low=3, high=3600)
+
+# "throttle": the API's request counts (services/api/throttles.py) and the WebSocket
+# connection counts (games/live/connection_limits.py), shared by every web process.
+# Never call clear() on it: that is a FLUSHDB of the Redis database Celery and Channels
+# use too (tests clear the throttle keys by prefix).
+THROTTLE_CACHE_PREFIX = env_str("SPADES_THROTTLE_PREFIX", "spades-throttle")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": THROTTLE_CACHE_PREFIX,
+        "TIMEOUT": 24 * 3600,
+    },
 }
 
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
@@ -186,11 +283,32 @@ WHITENOISE_USE_FINDERS = True
 warnings.filterwarnings("ignore", message="No directory at: .*staticfiles")
 
 # ---------------------------------------------------------------- REST API
+# API tokens expire this many days after they were issued (a login after that issues a
+# new one); POST /api/auth/logout revokes the caller's token at once.
+API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30, low=1, high=3650)
+
+# Request rates per scope (docs/api.md, "Rate limits"): "N/s", "N/min", "N/hour" or
+# "N/day". Over a limit the API answers 429 {"code": "throttled", ...} with Retry-After.
+THROTTLE_RATES = {
+    # POST /api/auth/token: per username and client address, and per address.
+    "auth": env_str("THROTTLE_AUTH", "10/min"),
+    "auth_ip": env_str("THROTTLE_AUTH_IP", "60/min"),
+    # POST /api/auth/register: per client address.
+    "register": env_str("THROTTLE_REGISTER", "20/hour"),
+    # Table commands (bid, play, ...) per user; bots move inside the worker, not over HTTP.
+    "commands": env_str("THROTTLE_COMMANDS", "240/min"),
+}
+# The client address is the TCP peer unless that many proxies in front of the web set
+# X-Forwarded-For (DRF's NUM_PROXIES): left at 0, the header cannot fake an address.
+THROTTLE_TRUSTED_PROXIES = env_int("THROTTLE_TRUSTED_PROXIES", 0, high=10)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
+    "NUM_PROXIES": THROTTLE_TRUSTED_PROXIES,
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",

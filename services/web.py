@@ -27,6 +27,8 @@ def daphne_arguments(extra: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     """Serve the ASGI application until SIGINT/SIGTERM."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "services.settings")
+    # Requests run in threads of their own: a bounded pool, not a connection per thread.
+    os.environ.setdefault("DB_POOL", "1")
     CommandLineInterface().run(daphne_arguments(sys.argv[1:] if argv is None else argv))
 
 

@@ -6,10 +6,14 @@ pytest-django reads the settings (a conftest would be too late for that).
 
 Layers: every test under tests/integration/ is marked ``integration`` and every test under
 tests/e2e/ is marked ``e2e`` automatically, so ``-m e2e`` always finds the browser tests.
+
+Rate limits: every test starts with no request counted (``clear_throttle_counts``), so
+the real limits apply within a test and never carry over from the one before.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,3 +31,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         mark = LAYER_MARKS.get(layer)
         if mark is not None:
             item.add_marker(mark)
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttle_counts() -> Iterator[None]:
+    """The API throttles' and WebSocket limits' counts (in Redis), cleared before each test."""
+    from services.api.throttles import clear_throttle_counts
+
+    clear_throttle_counts()
+    yield

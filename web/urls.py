@@ -11,6 +11,7 @@ class WatchView(TemplateView):
 
     template_name = "web/watch.html"
 
+
 urlpatterns = [
     path("", TemplateView.as_view(template_name="web/play.html"), name="web-play"),
     path(

@@ -39,8 +39,9 @@ from games.selectors import visibility as table_selectors
 from games.services import commands
 from games.services.export import export_table
 from services.api.schema import IDEMPOTENCY_KEY, PROBLEM
+from services.api.throttles import CommandThrottle
 
-COMMAND_ERRORS = {400: PROBLEM, 401: PROBLEM, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM}
+COMMAND_ERRORS = {code: PROBLEM for code in (400, 401, 403, 404, 409, 429)}
 READ_ERRORS = {400: PROBLEM, 404: PROBLEM}
 
 
@@ -151,6 +152,7 @@ class CommandView(DomainErrorsMixin, APIView):
     """One table command: ``service`` is its function in ``games.services.commands``."""
 
     permission_classes = [IsAuthenticated]
+    throttle_classes = [CommandThrottle]
     service: ClassVar[Callable[..., Any]]
     request_serializer: ClassVar[type[CommandSerializer]] = CommandSerializer
 

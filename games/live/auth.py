@@ -16,6 +16,8 @@ from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from django.contrib.auth.models import AnonymousUser
 
+from accounts.tokens import is_expired
+
 
 def query_parameters(scope: dict[str, Any]) -> dict[str, list[str]]:
     """The connection's query string, decoded (repeated keys keep every value)."""
@@ -25,11 +27,12 @@ def query_parameters(scope: dict[str, Any]) -> dict[str, list[str]]:
 
 @database_sync_to_async
 def user_for_token(key: str) -> Any:
-    """The active user owning DRF token ``key``, or None."""
+    """The active user owning DRF token ``key``, or None (also once it expired or was
+    revoked by logging out: ``accounts.tokens``)."""
     from rest_framework.authtoken.models import Token
 
     token = Token.objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active:
+    if token is None or not token.user.is_active or is_expired(token):
         return None
     return token.user
 

@@ -3,13 +3,15 @@
 ``code`` is a stable machine word (``invalid``, ``not_authenticated``, ``stale_version``,
 an engine refusal code...), ``message`` a sentence a person can act on. Validation errors
 add ``fields`` (DRF's per-field lists, so a client can point at each bad field) and name
-the first bad field in ``message``. It is the project's DRF exception handler (settings);
+the first bad field in ``message``; a rate limit (429 ``throttled``) adds ``retry_after``
+(seconds, also in the ``Retry-After`` header). It is the project's DRF exception handler (settings);
 :class:`ProblemHandlingMixin` pins it on views that must keep it whatever the settings say.
 Unexpected exceptions still go through ``json_exception_handler`` (logged, a JSON 500).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -71,7 +73,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     response = json_exception_handler(exc, context)
     if response is None:
         return None
-    if isinstance(exc, exceptions.ValidationError):
+    if isinstance(exc, exceptions.Throttled):
+        wait = max(1, math.ceil(exc.wait or 1))
+        response["Retry-After"] = str(wait)
+        response.data = problem_body(
+            "throttled", f"Too many requests; try again in {wait} s.", retry_after=wait
+        )
+    elif isinstance(exc, exceptions.ValidationError):
         response.data = _validation_body(exc.detail)
     elif isinstance(exc, exceptions.APIException):
         detail = exc.detail

@@ -17,6 +17,9 @@ class ProblemSerializer(serializers.Serializer[Any]):
     current_version = serializers.IntegerField(
         required=False, help_text="The stream's version now (409 stale_version only)."
     )
+    retry_after = serializers.IntegerField(
+        required=False, help_text="Seconds until the limit lets a request through (429 only)."
+    )
 
 
 PROBLEM = OpenApiResponse(ProblemSerializer, description="Error: {code, message}.")

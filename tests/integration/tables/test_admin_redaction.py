@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from eventstore.store import read_stream
+from eventstore.reading import read_stream
 from games.domain import events as ev
 from games.domain.streams import table_stream_id
 from tests.factories import AdminFactory

@@ -31,7 +31,9 @@ from django.db import transaction
 from rest_framework.test import APIClient
 
 from eventstore.hashing import GENESIS_HASH, event_hash
-from eventstore.store import NewEvent, StoredEvent, append, read_stream
+from eventstore.reading import read_stream
+from eventstore.recorder import append
+from eventstore.records import NewEvent, StoredEvent
 from games.domain import events as ev
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState

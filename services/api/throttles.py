@@ -1,0 +1,100 @@
+"""The API's rate limits: DRF throttles counting in Redis (the ``throttle`` cache).
+
+Every web process counts in the same Redis, so a limit holds across processes and
+restarts. The rates are ``settings.THROTTLE_RATES`` (env-overridable, docs/api.md), read
+on each request so ``override_settings`` reaches them. Over a limit DRF raises
+``Throttled``; ``services.api.errors`` renders it as 429 ``{"code": "throttled", ...}``.
+
+The counts are a sliding window kept as one list per key (DRF's ``SimpleRateThrottle``);
+two requests racing on one key can both pass, so a limit may be overshot by the number of
+requests in flight at once, never more.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import BaseCache, caches
+from rest_framework.request import Request
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
+
+THROTTLE_CACHE = "throttle"
+
+
+class RedisRateThrottle(SimpleRateThrottle):
+    """A throttle of one ``scope`` in ``settings.THROTTLE_RATES``, counted in Redis."""
+
+    @property  # type: ignore[override]
+    def cache(self) -> BaseCache:
+        return caches[THROTTLE_CACHE]
+
+    def get_rate(self) -> str | None:
+        return str(settings.THROTTLE_RATES[self.scope])
+
+    def key(self, ident: str) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        raise NotImplementedError
+
+
+class ClientAddressThrottle(RedisRateThrottle):
+    """Counts per client address (``THROTTLE_TRUSTED_PROXIES`` decides which one)."""
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        return self.key(self.get_ident(request))
+
+
+class LoginThrottle(RedisRateThrottle):
+    """``POST /api/auth/token``: per username and client address, so guessing one
+    account's password is slow while its owner, elsewhere, can still log in."""
+
+    scope = "auth"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        data: Any = request.data
+        username = data.get("username") if isinstance(data, dict) else None
+        name = username.casefold() if isinstance(username, str) else ""
+        # Hashed: a username may be 150 characters of anything; the key stays short.
+        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        return self.key(f"{self.get_ident(request)}:{digest}")
+
+
+class LoginAddressThrottle(ClientAddressThrottle):
+    """``POST /api/auth/token``: per client address, whatever the usernames tried (each
+    attempt costs a password hash)."""
+
+    scope = "auth_ip"
+
+
+class RegistrationThrottle(ClientAddressThrottle):
+    """``POST /api/auth/register``: per client address."""
+
+    scope = "register"
+
+
+class CommandThrottle(RedisRateThrottle):
+    """Table commands: per user (anonymous callers are refused before they count)."""
+
+    scope = "commands"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        if not request.user or not request.user.is_authenticated:
+            return None
+        return self.key(str(request.user.pk))
+
+
+def clear_throttle_counts() -> int:
+    """Delete every count the throttles and WebSocket limits keep (tests, operators);
+    the number of keys deleted. Only keys under the throttle cache's prefix: the rest of
+    that Redis database (Celery, Channels) is left alone."""
+    cache: Any = caches[THROTTLE_CACHE]
+    client = cache._cache.get_client(write=True)
+    deleted = 0
+    keys = list(client.scan_iter(match=f"{cache.key_prefix}:*", count=500))
+    for start in range(0, len(keys), 500):
+        deleted += int(client.delete(*keys[start : start + 500]))
+    return deleted

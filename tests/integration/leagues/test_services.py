@@ -68,7 +68,11 @@ def test_pairing_again_is_idempotent_and_the_next_waits_for_the_round(
         (lambda o, c: competitions.withdraw_entrant(o, c, "nobody"), "unknown_entrant"),
         (
             lambda o, c: competitions.record_result(
-                o, c, round_number=3, board=1, points={"north_south": 1, "east_west": 0},
+                o,
+                c,
+                round_number=3,
+                board=1,
+                points={"north_south": 1, "east_west": 0},
                 winner="north_south",
             ),
             "match_not_in_play",

@@ -107,6 +107,7 @@ INSTALLED_APPS = [
     "games",
     "scoring",
     "bots",
+    "leagues",
     "games.live",  # after-commit fan-out and bot dispatch (receivers connected in ready())
     "web",  # the browser client: play page and score calculator
 ]

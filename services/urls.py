@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/audit/", include("eventstore.urls")),
     path("api/", include("games.api.urls")),
     path("api/", include("scoring.api.urls")),
+    path("api/", include("leagues.api.urls")),
     path("api/scoresheet", ScoresheetView.as_view(), name="scoresheet"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

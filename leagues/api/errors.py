@@ -1,0 +1,57 @@
+"""League refusals as API problems: the one mapping from LeagueError to HTTP."""
+
+from __future__ import annotations
+
+from rest_framework.response import Response
+
+from games.api.errors import problem_for
+from leagues.core.errors import LeagueError
+from services.api.errors import ApiProblem, ProblemHandlingMixin
+
+FORBIDDEN = {"not_organiser", "not_your_proposal"}
+UNAUTHENTICATED = {"not_signed_in"}
+NOT_FOUND = {
+    "unknown_competition",
+    "unknown_entrant",
+    "unknown_round",
+    "unknown_result",
+    "unknown_proposal",
+    "unknown_player",
+    "unknown_league",
+}
+CONFLICT = {
+    "round_not_closed",
+    "match_not_in_play",
+    "round_started",
+    "round_closed",
+    "registration_closed",
+    "late_join_closed",
+    "competition_finished",
+    "stage_not_advanced",
+    "stage_not_complete",
+    "already_withdrawn",
+    "already_checked_in",
+    "duplicate_entrant",
+    "competition_exists",
+}
+
+
+def status_of(error: LeagueError) -> int:
+    if error.code in FORBIDDEN:
+        return 403
+    if error.code in UNAUTHENTICATED:
+        return 401
+    if error.code in NOT_FOUND:
+        return 404
+    if error.code in CONFLICT:
+        return 409
+    return 400
+
+
+class LeagueErrorsMixin(ProblemHandlingMixin):
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, LeagueError):
+            exc = ApiProblem(status_code=status_of(exc), code=exc.code, message=exc.message)
+        else:
+            exc = problem_for(exc) or exc
+        return super().handle_exception(exc)  # type: ignore[misc]

@@ -1,0 +1,29 @@
+from django.urls import path
+
+from . import views
+
+C = "competitions/<str:competition_id>"
+
+urlpatterns = [
+    path("competitions", views.CompetitionsView.as_view(), name="competitions"),
+    path(C, views.CompetitionView.as_view(), name="competition"),
+    path(f"{C}/entrants", views.EntrantsView.as_view(), name="competition-entrants"),
+    path(f"{C}/late-entrants", views.LateJoinView.as_view(), name="competition-late-join"),
+    path(f"{C}/entrants/<str:entrant_id>/withdraw", views.WithdrawView.as_view()),
+    path(f"{C}/entrants/<str:entrant_id>/check-in", views.CheckInView.as_view()),
+    path(f"{C}/entrants/<str:entrant_id>/substitute", views.SubstituteView.as_view()),
+    path(f"{C}/partnerships", views.ProposalsView.as_view()),
+    path(f"{C}/partnerships/<str:proposal_id>/confirm", views.ConfirmView.as_view()),
+    path(f"{C}/rounds", views.RoundsView.as_view(), name="competition-rounds"),
+    path(f"{C}/rounds/<int:number>/start", views.StartRoundView.as_view()),
+    path(f"{C}/rounds/<int:number>/results", views.ResultsView.as_view()),
+    path(f"{C}/results/<str:result_id>/correct", views.CorrectionView.as_view()),
+    path(f"{C}/stages/advance", views.AdvanceStageView.as_view()),
+    path(f"{C}/standings", views.StandingsView.as_view(), name="competition-standings"),
+    path(f"{C}/players/<str:player>/next-match", views.NextMatchView.as_view()),
+    path(f"{C}/export", views.ExportView.as_view(), name="competition-export"),
+    path("ratings", views.RatingsView.as_view(), name="ratings"),
+    path("leagues", views.LeaguesListView.as_view(), name="leagues"),
+    path("leagues/<str:league_id>", views.LeagueView.as_view(), name="league"),
+    path("leagues/<str:league_id>/seasons", views.SeasonsView.as_view()),
+]

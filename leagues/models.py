@@ -1,0 +1,104 @@
+"""Read models of leagues: every row here is derived from events or is a secret kept
+beside them (pairing seeds until a round closes); the events are the record."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Competition(models.Model):
+    """A competition as its last command left it (written with its events)."""
+
+    id = models.UUIDField(primary_key=True)
+    name = models.CharField(max_length=200, blank=True)
+    kind = models.CharField(max_length=16, default="tournament")
+    league_id = models.UUIDField(null=True, blank=True)
+    season = models.CharField(max_length=64, null=True, blank=True)
+    division = models.CharField(max_length=64, null=True, blank=True)
+    organisers = models.JSONField(default=list)
+    status = models.CharField(max_length=16, default="registration")
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class League(models.Model):
+    id = models.UUIDField(primary_key=True)
+    name = models.CharField(max_length=200)
+    organisers = models.JSONField(default=list)
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class PairingSecret(models.Model):
+    """A round's pairing seed, secret until ``RoundClosed`` reveals it (never updated)."""
+
+    competition_id = models.UUIDField()
+    round = models.PositiveIntegerField()
+    seed = models.CharField(max_length=128)
+    commitment = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["competition_id", "round"], name="leagues_seed_once")
+        ]
+
+
+class CompetitionTable(models.Model):
+    """Which table plays which match (written before the table's game starts)."""
+
+    table_id = models.UUIDField(primary_key=True)
+    competition_id = models.UUIDField(db_index=True)
+    round = models.PositiveIntegerField()
+    board = models.PositiveIntegerField()
+    # Players of the entrants seated North-South and East-West (user ids as text).
+    seated = models.JSONField(default=dict)
+
+
+class PendingTableResult(models.Model):
+    """A finished table's result the match-results projection saw, until it is appended
+    to the competition's stream (each in its own transaction, after the batch commits)."""
+
+    table_id = models.UUIDField(primary_key=True)
+    competition_id = models.UUIDField()
+    round = models.PositiveIntegerField()
+    board = models.PositiveIntegerField()
+    result = models.JSONField()
+    # When the table's deciding event was recorded (for the standings lag benchmark).
+    finished_at = models.DateTimeField()
+    attempts = models.PositiveIntegerField(default=0)
+    problem = models.TextField(blank=True)
+
+
+class OfficialStandings(models.Model):
+    """The standings projection: one document per competition."""
+
+    competition_id = models.UUIDField(primary_key=True)
+    version = models.PositiveIntegerField()
+    document = models.JSONField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+
+class RatedResult(models.Model):
+    """A rated match the ratings projection applies (superseded by a correction: skipped)."""
+
+    result_key = models.CharField(max_length=160, primary_key=True)
+    position = models.BigIntegerField()
+    north_south = models.JSONField()
+    east_west = models.JSONField()
+    winner = models.CharField(max_length=16, null=True)
+    superseded = models.BooleanField(default=False)
+
+
+class PlayerRating(models.Model):
+    player = models.CharField(max_length=64, primary_key=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3.0 * self.sigma

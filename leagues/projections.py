@@ -1,0 +1,356 @@
+"""Leagues projections: official standings, match results from tables, ratings.
+
+All three follow the global event log (``eventstore.subscriptions``; the projector
+process runs them) and are rebuildable: ``rebuild`` replays the log into the same rows.
+
+- ``league_standings``: folds every competition stream and writes its standings
+  document (:class:`~leagues.models.OfficialStandings`); after the batch commits it
+  tells the competition's WebSocket group (``competition.<id>``).
+- ``league_match_results``: watches the tables of competitions; when a table's game is
+  over (``DealSeedRevealed``), or a fixed-hands match has played its N hands (the deal
+  of hand N+1: games has no fixed-hands option, so the match is scored from the ledger
+  at hand N and the table plays on unscored), it keeps the result as a
+  :class:`~leagues.models.PendingTableResult` row in the batch's transaction and, once
+  that commits, appends ``MatchResultRecorded`` to the competition (command id
+  ``table-result:<table>``: idempotent).  Appending inside the batch's transaction could
+  lose the race to a newer transaction for ever; after the commit it just retries.
+- ``league_ratings``: openskill per player from every rated result
+  (:mod:`leagues.core.ratings`); a correction recomputes everything in log order.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+
+from eventstore.reading import read_stream
+from eventstore.records import StoredEvent
+from eventstore.subscriptions import CompactEvent, Projection
+from games.domain import events as table_events
+from games.domain.streams import TABLE_STREAM_PREFIX, table_id_of_stream
+from games.domain.table import TableState
+from leagues.core.errors import LeagueError
+from leagues.core.ratings import PlayerRating as Rating
+from leagues.core.ratings import RatedMatch, rate
+from leagues.domain import events as ev
+from leagues.domain.state import CompetitionState
+from leagues.models import (
+    CompetitionTable,
+    OfficialStandings,
+    PendingTableResult,
+    PlayerRating,
+    RatedResult,
+)
+
+logger = logging.getLogger(__name__)
+
+Event = StoredEvent | CompactEvent
+MAX_STATES = 2000
+SIDES = ("north_south", "east_west")
+
+
+class CompetitionStates:
+    """Folded competitions kept between batches; read back from the stream when missing."""
+
+    def __init__(self) -> None:
+        self._states: OrderedDict[str, CompetitionState] = OrderedDict()
+
+    def clear(self) -> None:
+        self._states.clear()
+
+    def before(self, event: Event) -> CompetitionState:
+        state = self._states.pop(event.stream_id, None)
+        if state is None or state.version != event.version - 1:
+            state = CompetitionState.fold(read_stream(event.stream_id, limit=event.version - 1))
+        self._states[event.stream_id] = state
+        while len(self._states) > MAX_STATES:
+            self._states.popitem(last=False)
+        return state
+
+
+def standings_document(state: CompetitionState) -> dict[str, Any]:
+    """The official standings of a folded competition (what the projection stores)."""
+    competition = state.competition()
+    return {
+        "competition_id": state.competition_id,
+        "version": state.version,
+        "rounds": state.last_round,
+        "closed_rounds": sorted(state.closed),
+        "finished": state.finished,
+        "standings": competition.standings().as_dict(),
+        "stale_pairings": [stale.as_dict() for stale in competition.stale_pairings()],
+    }
+
+
+def group_name(competition_id: str) -> str:
+    return f"competition.{competition_id}"
+
+
+def _announce(changed: dict[str, int]) -> None:
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for competition_id, version in changed.items():
+        try:
+            async_to_sync(layer.group_send)(
+                group_name(competition_id), {"type": "standings.changed", "version": version}
+            )
+        except Exception:  # a push is a courtesy: the standings row is the record
+            logger.warning("standings push for %s failed", competition_id, exc_info=True)
+
+
+class OfficialStandingsProjection(Projection):
+    name = "league_standings"
+    compact = True
+
+    def __init__(self) -> None:
+        self.states = CompetitionStates()
+
+    def reset(self) -> None:
+        OfficialStandings.objects.all().delete()
+        self.states.clear()
+
+    def handle(self, event: Event) -> None:
+        self.handle_batch([event])
+
+    def handle_batch(self, events: Sequence[Event]) -> None:
+        touched: dict[str, CompetitionState] = {}
+        for event in events:
+            competition_id = ev.competition_id_of(event.stream_id)
+            if competition_id is None:
+                continue
+            state = self.states.before(event)
+            state.apply(event)
+            touched[competition_id] = state
+        for competition_id, state in touched.items():
+            if not state.exists:
+                continue
+            OfficialStandings.objects.update_or_create(
+                competition_id=competition_id,
+                defaults={"version": state.version, "document": standings_document(state)},
+            )
+        if touched:
+            changed = {cid: s.version for cid, s in touched.items()}
+            transaction.on_commit(lambda: _announce(changed))
+
+
+# ---------------------------------------------------------------- table results
+
+
+def table_result(events: Sequence[Any], fixed_hands: int | None) -> dict[str, Any] | None:
+    """The match result a table's events give, or None while the match goes on."""
+    state = TableState.fold(events)
+    game = state.game
+    if game is None:
+        return None
+    ledger = game.ledger
+    bots = any(e.type == table_events.SEAT_HANDED_TO_BOT for e in events) or any(
+        seat.get("kind") == "bot"
+        for seat in (events[0].data.get("seats") or {}).values()
+        if isinstance(seat, dict)
+    )
+    if fixed_hands is not None and len(ledger.hands) >= fixed_hands:
+        hand = ledger.hands[fixed_hands - 1]
+        totals = {SIDES[t.team]: t.total for t in hand.teams}
+        if totals["north_south"] == totals["east_west"]:
+            winner = None
+        else:
+            winner = max(SIDES, key=lambda side: totals[side])
+        return {"points": totals, "winner": winner, "hands": fixed_hands, "bots": bots}
+    if ledger.winner is None:
+        return None
+    totals = {SIDES[t]: ledger.totals[t] for t in (0, 1)}
+    if fixed_hands is not None and totals["north_south"] == totals["east_west"]:
+        winner = None
+    else:
+        winner = SIDES[ledger.winner]
+    return {"points": totals, "winner": winner, "hands": len(ledger.hands), "bots": bots}
+
+
+def drain_pending() -> int:
+    """Append every pending table result to its competition; returns how many went in."""
+    from leagues.services.competitions import record_table_result
+
+    done = 0
+    for pending in PendingTableResult.objects.order_by("finished_at")[:500]:
+        result = pending.result
+        try:
+            record_table_result(
+                str(pending.competition_id),
+                table_id=str(pending.table_id),
+                round_number=pending.round,
+                board=pending.board,
+                points=result["points"],
+                winner=result["winner"],
+                hands=result["hands"],
+                bot_substitute=result["bots"],
+            )
+        except LeagueError as error:
+            # The organiser entered this match's result (or forfeited it) first: theirs stands.
+            logger.warning("table %s: result not recorded: %s", pending.table_id, error.message)
+        except Exception:
+            logger.exception("table %s: result append failed; retried later", pending.table_id)
+            PendingTableResult.objects.filter(pk=pending.pk).update(attempts=pending.attempts + 1)
+            continue
+        PendingTableResult.objects.filter(pk=pending.pk).delete()
+        done += 1
+    return done
+
+
+class MatchResultsProjection(Projection):
+    name = "league_match_results"
+    compact = True
+
+    def reset(self) -> None:
+        PendingTableResult.objects.all().delete()
+
+    def handle(self, event: Event) -> None:
+        self.handle_batch([event])
+
+    def handle_batch(self, events: Sequence[Event]) -> None:
+        candidates: dict[str, Event] = {}
+        for event in events:
+            if not event.stream_id.startswith(TABLE_STREAM_PREFIX):
+                continue
+            if event.type in (table_events.DEAL_SEED_REVEALED, table_events.HAND_DEALT):
+                table_id = table_id_of_stream(event.stream_id)
+                if table_id is not None:
+                    candidates.setdefault(table_id, event)
+                    if event.type == table_events.DEAL_SEED_REVEALED:
+                        candidates[table_id] = event
+        if candidates:
+            self._finish(candidates)
+        if candidates or PendingTableResult.objects.exists():
+            transaction.on_commit(drain_pending)
+
+    def _finish(self, candidates: dict[str, Event]) -> None:
+        matches = {
+            str(row.table_id): row
+            for row in CompetitionTable.objects.filter(table_id__in=list(candidates))
+        }
+        pending = []
+        for table_id, match in matches.items():
+            event = candidates[table_id]
+            fixed = match.seated.get("fixed_hands")
+            if event.type == table_events.HAND_DEALT and (
+                fixed is None or int(event.data.get("hand_number", 0)) != fixed + 1
+            ):
+                continue
+            history = read_stream(event.stream_id, limit=event.version)
+            result = table_result(history, fixed)
+            if result is None:
+                continue
+            pending.append(
+                PendingTableResult(
+                    table_id=table_id,
+                    competition_id=match.competition_id,
+                    round=match.round,
+                    board=match.board,
+                    result=result,
+                    finished_at=history[-1].recorded_at,
+                )
+            )
+        if pending:
+            # A rebuild sees the same tables again: the stream's command id makes the
+            # second append a no-op, and the row already kept is not kept twice.
+            PendingTableResult.objects.bulk_create(pending, ignore_conflicts=True)
+
+
+# ---------------------------------------------------------------- ratings
+
+
+class RatingsProjection(Projection):
+    name = "league_ratings"
+    compact = True
+
+    def __init__(self) -> None:
+        self.states = CompetitionStates()
+
+    def reset(self) -> None:
+        RatedResult.objects.all().delete()
+        PlayerRating.objects.all().delete()
+        self.states.clear()
+
+    def handle(self, event: Event) -> None:
+        self.handle_batch([event])
+
+    def handle_batch(self, events: Sequence[Event]) -> None:
+        new_rows: list[RatedResult] = []
+        superseded: list[str] = []
+        for event in events:
+            competition_id = ev.competition_id_of(event.stream_id)
+            if competition_id is None:
+                continue
+            state = self.states.before(event)
+            state.apply(event)
+            if event.type not in ev.RESULT_EVENTS:
+                continue
+            data = event.data
+            if data.get("corrects"):
+                superseded.append(f"{competition_id}:{data['corrects']}")
+            if not data.get("rated") or data.get("forfeited_by") or data.get("bot_substitute"):
+                continue
+            number = int(data["round"])
+            new_rows.append(
+                RatedResult(
+                    result_key=f"{competition_id}:{data['result_id']}",
+                    position=event.position,
+                    north_south=list(state.players_in(data["north_south"], number)),
+                    east_west=list(state.players_in(data["east_west"], number)),
+                    winner=data.get("winner"),
+                )
+            )
+        if new_rows:
+            RatedResult.objects.bulk_create(new_rows, ignore_conflicts=True)
+        if superseded:
+            RatedResult.objects.filter(result_key__in=superseded).update(superseded=True)
+            self._recompute()
+        elif new_rows:
+            self._apply(new_rows)
+
+    @staticmethod
+    def _matches(rows: Sequence[RatedResult]) -> list[RatedMatch]:
+        return [
+            RatedMatch(
+                row.result_key,
+                row.position,
+                (row.north_south[0], row.north_south[1]),
+                (row.east_west[0], row.east_west[1]),
+                row.winner,  # type: ignore[arg-type]
+            )
+            for row in rows
+        ]
+
+    def _apply(self, rows: Sequence[RatedResult]) -> None:
+        players = {p for row in rows for p in (*row.north_south, *row.east_west)}
+        start = {
+            r.player: Rating(r.player, r.mu, r.sigma, r.matches)
+            for r in PlayerRating.objects.filter(player__in=players)
+        }
+        self._save(rate(self._matches(rows), start))
+
+    def _recompute(self) -> None:
+        rows = list(RatedResult.objects.filter(superseded=False).order_by("position"))
+        PlayerRating.objects.all().delete()
+        self._save(rate(self._matches(rows)))
+
+    @staticmethod
+    def _save(ratings: dict[str, Rating]) -> None:
+        PlayerRating.objects.bulk_create(
+            [PlayerRating(r.player, r.mu, r.sigma, r.matches) for r in ratings.values()],
+            update_conflicts=True,
+            unique_fields=["player"],
+            update_fields=["mu", "sigma", "matches"],
+        )
+
+
+official_standings = OfficialStandingsProjection()
+match_results = MatchResultsProjection()
+player_ratings = RatingsProjection()

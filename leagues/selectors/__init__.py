@@ -1,0 +1,1 @@
+"""Reads of leagues: pairings, standings (official and what-if), ratings, exports."""

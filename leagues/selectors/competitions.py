@@ -1,0 +1,317 @@
+"""Competition reads; nothing here writes (what-if included)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import replace
+from typing import Any
+
+from games.engine.rules import RulesError
+from leagues.core.competition_file import competition_document
+from leagues.core.errors import LeagueError
+from leagues.core.results import effective_results
+from leagues.core.tiebreaks import check_tiebreaks
+from leagues.core.whatif import compare
+from leagues.domain.state import CompetitionState
+from leagues.models import OfficialStandings, PlayerRating
+from leagues.projections import standings_document
+from leagues.services.competitions import outcome
+from leagues.services.streams import load, parse_id
+from scoring.core.scoresheet import ScoresheetError, score_scoresheet
+from scoring.services.presets import resolve, rules_from_mapping
+from scoring.services.rescoring import MAX_TABLES, rescore
+
+# Rule fields that change which moves are legal: a game played under one value cannot
+# be rescored under another (the play itself would have been different).
+LEGALITY_FIELDS = ("nil", "blind_nil", "blind_nil_min_deficit", "first_lead", "breaking_spades")
+
+
+def state_of(competition_id: object) -> CompetitionState:
+    state = load(competition_id)
+    if not state.exists:
+        raise LeagueError("unknown_competition", "There is no such competition.")
+    return state
+
+
+def overview(competition_id: object) -> dict[str, Any]:
+    state = state_of(competition_id)
+    config = state.config
+    return {
+        "id": state.competition_id,
+        "version": state.version,
+        "settings": config,
+        "entrants": [
+            {
+                "id": e.id,
+                "name": e.name,
+                "players": list(e.players),
+                "reserve": e.reserve,
+                "joined_round": e.joined_round,
+                "withdrawn_after_round": e.withdrawn_after_round,
+            }
+            for e in state.entrants.values()
+        ],
+        "proposals": [
+            {"id": p.id, "player": p.player, "partner": p.partner} for p in state.proposals.values()
+        ],
+        "rounds": state.last_round,
+        "stage": state.stage,
+        "finished": state.finished,
+    }
+
+
+def pairings(competition_id: object) -> list[dict[str, Any]]:
+    state = state_of(competition_id)
+    by_board = {(r.round, r.board): r for r in effective_results(state.results)}
+    rounds = []
+    for paired in state.rounds:
+        tables = state.tables.get(paired.number, {})
+        rounds.append(
+            {
+                "round": paired.number,
+                "stage": paired.stage + 1,
+                "commitment": paired.commitment,
+                "seed": paired.seed,
+                "started": paired.number in state.started,
+                "closed": paired.number in state.closed,
+                "byes": list(paired.pairing.byes),
+                "matches": [
+                    {
+                        **p.as_dict(),
+                        "table_id": tables.get(p.board),
+                        "result": _result(by_board.get((paired.number, p.board))),
+                    }
+                    for p in paired.pairing.matches
+                ],
+            }
+        )
+    return rounds
+
+
+def _result(result: Any) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {
+        "id": result.id,
+        "points": {"north_south": result.north_south_points, "east_west": result.east_west_points},
+        "winner": result.winner,
+        "forfeited_by": result.forfeited_by,
+        "bot_substitute": result.bot_substitute,
+        "corrects": result.corrects,
+    }
+
+
+def official_standings(competition_id: object) -> dict[str, Any]:
+    """The projection's document; computed from the stream while the projector catches up."""
+    cid = parse_id(competition_id)
+    row = OfficialStandings.objects.filter(competition_id=cid).first()
+    state = state_of(cid)
+    if row is not None and row.version == state.version:
+        return {**row.document, "projected": True}
+    return {**standings_document(state), "projected": False}
+
+
+def what_if(
+    competition_id: object, *, tiebreaks: list[str] | None = None, rules: object = None
+) -> dict[str, Any]:
+    """The standings under other tie-breaks and/or another scoring-only preset, and who
+    moves by how much.  Reads events only."""
+    state = state_of(competition_id)
+    competition = state.competition()
+    official = competition.standings()
+    order = check_tiebreaks(tiebreaks) if tiebreaks is not None else None
+    answer: dict[str, Any] = {"comparable": True, "tiebreaks": list(order or official.tiebreaks)}
+    if rules is not None:
+        try:
+            resolved = resolve(rules)
+        except RulesError as error:
+            raise LeagueError("bad_rules", str(error)) from None
+        pinned = rules_from_mapping(state.config["rules"]["snapshot"])
+        changed = [
+            name
+            for name, value in resolved.rules.to_dict().items()
+            if pinned.to_dict().get(name) != value
+        ]
+        legality = [name for name in changed if name in LEGALITY_FIELDS]
+        answer["rules_changed"] = changed
+        if legality:
+            return {
+                **answer,
+                "comparable": False,
+                "reason": "These options change which moves are legal, so the games played "
+                f"cannot be rescored under them: {', '.join(legality)}.",
+            }
+        results, events_read = rescored_results(state, resolved.rules.to_dict())
+        competition = replace(competition, results=tuple(results))
+        answer["events_read"] = events_read
+    alternative = competition.standings(order)
+    return {
+        **answer,
+        "standings": alternative.as_dict(),
+        "moves": compare(official, alternative).as_dict(),
+    }
+
+
+def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[list[Any], int]:
+    """Every result rescored under ``rules`` (tables through the rescoring service,
+    scoresheets through the calculator; forfeits and typed-in results as they were)."""
+    fixed = state.config["match_format"]["fixed_hands"]
+    tables = {
+        r.id: state.result_info[r.id].table_id
+        for r in state.results
+        if state.result_info[r.id].table_id and r.forfeited_by is None
+    }
+    ids = [t for t in tables.values() if t]
+    rescored: dict[str, dict[str, Any]] = {}
+    events_read = 0
+    for start in range(0, len(ids), MAX_TABLES):
+        for item in rescore(ids[start : start + MAX_TABLES], rules):
+            rescored[item["table_id"]] = item
+            events_read += 1
+    results = []
+    for result in state.results:
+        info = state.result_info[result.id]
+        totals: dict[str, int] | None = None
+        winner = result.winner
+        if info.table_id and info.table_id in rescored:
+            item = rescored[info.table_id]
+            hands = item["hands"]
+            if fixed is not None and len(hands) >= fixed:
+                hand = hands[fixed - 1]
+                totals = {side: hand[side]["total"] for side in ("north_south", "east_west")}
+                ledger_winner = None
+            else:
+                totals = dict(item["totals"])
+                ledger_winner = item["winner"]
+            winner = outcome(totals, ledger_winner, fixed)
+        elif info.scoresheet is not None:
+            try:
+                sheet = score_scoresheet({"rules": rules, "hands": info.scoresheet["hands"]})
+            except ScoresheetError as error:
+                raise LeagueError(
+                    "not_comparable", f"Result {result.id}: {error.message}"
+                ) from None
+            ledger = sheet.ledger
+            totals = {"north_south": ledger.totals[0], "east_west": ledger.totals[1]}
+            ledger_winner = (
+                None if ledger.winner is None else ("north_south", "east_west")[ledger.winner]
+            )
+            winner = outcome(totals, ledger_winner, fixed)
+        if totals is None:
+            results.append(result)
+            continue
+        if winner is None and fixed is None:
+            # Nobody reached the other target within the hands played: the side ahead wins,
+            # and level totals keep the result as played.
+            if totals["north_south"] != totals["east_west"]:
+                winner = max(("north_south", "east_west"), key=lambda side: totals[side])
+            else:
+                winner = result.winner
+        results.append(
+            replace(
+                result,
+                north_south_points=totals["north_south"],
+                east_west_points=totals["east_west"],
+                winner=winner,
+            )
+        )
+    return results, events_read
+
+
+def next_match(competition_id: object, player: str) -> dict[str, Any]:
+    """The player's next (or current) match and its table."""
+    state = state_of(competition_id)
+    entrant = state.entrant_of_player(player)
+    if entrant is None:
+        raise LeagueError("unknown_player", f"Player {player!r} plays in no entrant here.")
+    reported = {(r.round, r.board) for r in state.results}
+    for paired in reversed(state.rounds):
+        for pairing in paired.pairing.matches:
+            if entrant in (pairing.north_south, pairing.east_west):
+                if (paired.number, pairing.board) in reported:
+                    return {"entrant": entrant, "match": None}
+                return {
+                    "entrant": entrant,
+                    "match": {
+                        "round": paired.number,
+                        **pairing.as_dict(),
+                        "table_id": state.tables.get(paired.number, {}).get(pairing.board),
+                    },
+                }
+        if entrant in paired.pairing.byes:
+            return {"entrant": entrant, "match": None, "bye": paired.number}
+    return {"entrant": entrant, "match": None}
+
+
+def export_json(competition_id: object) -> dict[str, Any]:
+    competition = state_of(competition_id).competition()
+    return competition_document(competition, competition.standings())
+
+
+def export_csv(competition_id: object) -> str:
+    """One line per match result and bye, then the standings (flags as 0/1 columns)."""
+    state = state_of(competition_id)
+    competition = state.competition()
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        [
+            "section",
+            "round",
+            "board",
+            "north_south",
+            "east_west",
+            "ns_points",
+            "ew_points",
+            "winner",
+            "forfeited_by",
+            "bot_substitute",
+            "corrects",
+            "result_id",
+        ]
+    )
+    for r in state.results:
+        writer.writerow(
+            [
+                "result",
+                r.round,
+                r.board,
+                r.north_south,
+                r.east_west,
+                r.north_south_points,
+                r.east_west_points,
+                r.winner or "",
+                r.forfeited_by or "",
+                int(r.bot_substitute),
+                r.corrects or "",
+                r.id,
+            ]
+        )
+    for paired in state.rounds:
+        for entrant in paired.pairing.byes:
+            writer.writerow(["bye", paired.number, "", entrant, "", "", "", "", "", "", "", ""])
+    writer.writerow([])
+    writer.writerow(["rank", "entrant", "match_points", "game_points", "point_differential"])
+    for row in competition.standings().rows:
+        writer.writerow(
+            [row.rank, row.entrant, row.match_points, row.game_points, row.point_differential]
+        )
+    return out.getvalue()
+
+
+def ratings(players: list[str] | None = None, limit: int = 100) -> list[dict[str, Any]]:
+    query = PlayerRating.objects.all()
+    if players:
+        query = query.filter(player__in=players[:limit])
+    rows = sorted(query[:10_000], key=lambda r: -r.ordinal)[:limit]
+    return [
+        {
+            "player": r.player,
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "ordinal": r.ordinal,
+            "matches": r.matches,
+        }
+        for r in rows
+    ]

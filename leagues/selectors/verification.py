@@ -1,0 +1,58 @@
+"""Verifying a competition's pairings from its stored events alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from leagues.core.commitment import verify_round
+from leagues.core.competition import Competition
+from leagues.core.errors import LeagueError
+from leagues.services.streams import load
+
+
+def verify_competition(competition_id: object) -> list[dict[str, Any]]:
+    """Per paired round: the engine input must be what the events before it give, the
+    revealed seed must give the committed hash and the published pairing.  Rounds not
+    yet closed (seed secret) check the input only."""
+    state = load(competition_id)
+    if not state.exists:
+        raise LeagueError("unknown_competition", "There is no such competition.")
+    full = state.competition()
+    checks = []
+    for paired in state.rounds:
+        before = Competition(
+            full.settings,
+            full.entrants,
+            full.rounds[: paired.number - 1],
+            tuple(r for r in full.results if r.sequence <= paired.results_version),
+            full.awards,
+        )
+        problem = None
+        try:
+            expected_input = before.next_round_input(paired.stage, paired.number)
+        except (LeagueError, KeyError, ValueError) as error:
+            expected_input, problem = None, f"cannot rebuild the input: {error}"
+        if problem is None and expected_input != paired.input:
+            problem = "the stored engine input is not what the earlier events give"
+        if paired.seed is None:
+            checks.append(
+                {
+                    "round": paired.number,
+                    "ok": problem is None,
+                    "problem": problem,
+                    "revealed": False,
+                }
+            )
+            continue
+        verification = verify_round(
+            paired.input, paired.seed, paired.commitment, paired.pairing.as_dict()
+        )
+        checks.append(
+            {
+                "round": paired.number,
+                "ok": problem is None and verification.ok,
+                "problem": problem or verification.problem,
+                "revealed": True,
+            }
+        )
+    return checks

@@ -1,0 +1,1 @@
+"""Leagues use cases: load a competition's stream, decide, append (one transaction)."""

@@ -1,0 +1,102 @@
+"""Loading a competition and appending its events: the one write path of leagues."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+
+from eventstore.errors import WrongExpectedVersion
+from eventstore.reading import read_stream
+from eventstore.recorder import append
+from eventstore.records import NewEvent, StoredEvent
+from leagues.core.errors import LeagueError
+from leagues.domain import events as ev
+from leagues.domain.state import CompetitionState
+from leagues.models import Competition as CompetitionRow
+
+RETRIES = 3
+
+
+def parse_id(value: object, what: str = "competition") -> str:
+    try:
+        return str(uuid.UUID(str(value)))
+    except ValueError:
+        raise LeagueError(f"unknown_{what}", f"There is no such {what}.") from None
+
+
+def load(competition_id: object) -> CompetitionState:
+    """The competition's folded state (an empty state when there is no such stream)."""
+    return CompetitionState.fold(read_stream(ev.competition_stream_id(parse_id(competition_id))))
+
+
+def actor_of(user: Any) -> dict[str, Any]:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return {"kind": "system", "name": "leagues"}
+    return {"kind": "user", "user_id": user.pk}
+
+
+def user_id_of(user: Any) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return int(user.pk)
+
+
+def _status(state: CompetitionState) -> str:
+    if state.finished:
+        return "finished"
+    return "running" if state.rounds else "registration"
+
+
+def execute(
+    competition_id: object,
+    decide: Callable[[CompetitionState], list[NewEvent]],
+    *,
+    command_id: str | None = None,
+    after: Callable[[CompetitionState, list[StoredEvent]], None] | None = None,
+) -> tuple[CompetitionState, list[StoredEvent], bool]:
+    """Fold, decide, append at the folded version; retried when another command got in
+    first (the decision is made again against the new state). ``after`` runs in the
+    same transaction (secrets and read-model rows commit with the events)."""
+    cid = parse_id(competition_id)
+    stream = ev.competition_stream_id(cid)
+    for attempt in range(RETRIES):
+        with transaction.atomic():
+            history = read_stream(stream)
+            state = CompetitionState.fold(history)
+            new = decide(state)
+            try:
+                result = append(
+                    stream,
+                    state.version,
+                    new,
+                    command_id=command_id,
+                    expected_hash=history[-1].hash if history else None,
+                )
+            except WrongExpectedVersion:
+                if attempt == RETRIES - 1:
+                    raise
+                continue
+            if result.duplicate:
+                return state, result.events, True
+            for stored in result.events:
+                state.apply(stored)
+            if after is not None:
+                after(state, result.events)
+            CompetitionRow.objects.update_or_create(
+                id=cid,
+                defaults={
+                    "name": state.config.get("name", ""),
+                    "kind": state.config.get("kind", "tournament"),
+                    "league_id": state.config.get("league_id"),
+                    "season": state.config.get("season"),
+                    "division": state.config.get("division"),
+                    "organisers": state.organisers,
+                    "status": _status(state),
+                    "version": state.version,
+                },
+            )
+            return state, result.events, False
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,132 @@
+"""Starting a round: one table per match, created through ``games.services``.
+
+Each table's command id is ``<competition>:<round>:<board>`` (its seats and start derive
+theirs from it), so starting a round again after a crash finds the same tables.  The
+tables are created and seated first, then ``RoundStarted`` and the table index commit
+together, and only then do the games start: no table can finish before the
+match-results projection knows which match it plays.  The entrants' players sit
+North-South / East-West as paired (a reserve who came in sits for the player out); a
+competition with ``bot_level`` has bots play every seat (its results are flagged as
+bot-played and not rated).  The turn timer is the competition's grace time: a player who
+does not play in time is replaced by a bot (games' own timeout), and the result is
+flagged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from games.services import commands
+from games.services.actors import SystemActor
+from games.services.errors import CommandRejected
+from leagues.core.errors import LeagueError
+from leagues.domain import decisions
+from leagues.domain.state import CompetitionState
+from leagues.models import CompetitionTable
+
+from .streams import actor_of, execute, load, parse_id, user_id_of
+
+SEATS = ("north", "east", "south", "west")
+DIRECTOR = SystemActor("competition")
+
+
+def _user(player: str) -> Any:
+    users = get_user_model()
+    try:
+        return users.objects.get(pk=int(player))
+    except (ValueError, users.DoesNotExist):
+        raise LeagueError(
+            "unknown_player", f"Player {player!r} is not a user of this platform."
+        ) from None
+
+
+def _table_rules(state: CompetitionState) -> tuple[dict[str, Any], int | None]:
+    pinned = state.config["rules"]
+    return {"preset": pinned["preset"], **pinned.get("overrides", {})}, pinned.get("version")
+
+
+def start_round(user: Any, competition_id: object, round_number: object) -> CompetitionState:
+    """Create the round's tables and start their games (idempotent)."""
+    cid = parse_id(competition_id)
+    state = load(cid)
+    decisions.require_organiser(state, user_id_of(user))
+    if isinstance(round_number, bool) or not isinstance(round_number, int):
+        raise LeagueError("unknown_round", "round is a whole number.")
+    paired = state.paired_round(round_number)
+    if paired is None:
+        raise LeagueError("unknown_round", f"Round {round_number} has not been paired.")
+    if round_number in state.started:
+        raise LeagueError("round_started", f"Round {round_number} has started already.")
+    if round_number in state.closed:
+        raise LeagueError("round_closed", f"Round {round_number} is closed.")
+    rules, version = _table_rules(state)
+    bot_level = state.config.get("bot_level")
+    grace = int(state.config.get("grace_minutes", 10)) * 60
+    timer = None if bot_level else max(5, min(grace, 86_400)) if grace else None
+    fixed = state.config["match_format"]["fixed_hands"]
+    tables: list[tuple[int, str, dict[str, Any]]] = []
+    for pairing in paired.pairing.matches:
+        ns = state.players_in(pairing.north_south, round_number)
+        ew = state.players_in(pairing.east_west, round_number)
+        by_seat = {"north": ns[0], "south": ns[1], "east": ew[0], "west": ew[1]}
+        command = f"{cid}:{round_number}:{pairing.board}"
+        seats = {
+            seat: {"kind": "bot", "level": bot_level} if bot_level else {"kind": "human"}
+            for seat in SEATS
+        }
+        try:
+            created = commands.create_table(
+                actor=DIRECTOR,
+                rules=rules,
+                preset_version=version,
+                seats=seats,
+                turn_timer_seconds=timer,
+                command_id=command,
+            )
+            table_id = str(created.table_id)
+            if not bot_level:
+                for seat, player in by_seat.items():
+                    commands.take_seat(
+                        table_id, actor=_user(player), seat=seat, command_id=f"{command}:{seat}"
+                    )
+        except CommandRejected as error:
+            raise LeagueError(error.code, f"Board {pairing.board}: {error.message}") from None
+        seated = {"north_south": list(ns), "east_west": list(ew), "fixed_hands": fixed}
+        tables.append((pairing.board, table_id, seated))
+
+    def decide(current: CompetitionState) -> list[Any]:
+        decisions.require_organiser(current, user_id_of(user))
+        return decisions.decide_start(
+            current,
+            round_number=round_number,
+            tables=[(board, table_id) for board, table_id, _ in tables],
+            actor=actor_of(user),
+        )
+
+    def index(current: CompetitionState, _events: list[Any]) -> None:
+        CompetitionTable.objects.bulk_create(
+            [
+                CompetitionTable(
+                    table_id=table_id,
+                    competition_id=cid,
+                    round=round_number,
+                    board=board,
+                    seated=seated,
+                )
+                for board, table_id, seated in tables
+            ],
+            ignore_conflicts=True,
+        )
+
+    started, _, _ = execute(cid, decide, command_id=f"start:{round_number}", after=index)
+    for board, table_id, _ in tables:
+        try:
+            commands.start_game(
+                table_id, actor=DIRECTOR, command_id=f"{cid}:{round_number}:{board}:start"
+            )
+        except CommandRejected as error:
+            if error.code != "already_started":
+                raise LeagueError(error.code, f"Board {board}: {error.message}") from None
+    return started

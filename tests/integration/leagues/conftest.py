@@ -1,0 +1,74 @@
+"""Fixtures for the leagues tests: real PostgreSQL, users, a competition with entrants."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.factories import UserFactory
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def event_count() -> int:
+    """Every stored event, all streams: the "nothing written" probe."""
+    from eventstore.models import Event
+
+    return Event.objects.count()
+
+
+@pytest.fixture
+def organiser(db: Any) -> Any:
+    return UserFactory(username="organiser")
+
+
+@pytest.fixture
+def players(db: Any) -> Callable[[int], list[Any]]:
+    made: list[Any] = []
+
+    def make(count: int) -> list[Any]:
+        new = [UserFactory(username=f"player{len(made) + i}") for i in range(count)]
+        made.extend(new)
+        return new
+
+    return make
+
+
+def entrants_of(users: list[Any]) -> list[dict[str, Any]]:
+    """Entrant requests pairing the users two by two (e1: users 0 and 1, ...)."""
+    return [
+        {
+            "entrant_id": f"e{i // 2 + 1}",
+            "players": [str(users[i].pk), str(users[i + 1].pk)],
+            "name": f"Pair {i // 2 + 1}",
+        }
+        for i in range(0, len(users), 2)
+    ]
+
+
+@pytest.fixture
+def swiss(organiser: Any, players: Callable[[int], list[Any]]) -> Callable[..., str]:
+    """A Swiss competition of ``count`` entrants (registered), returning its id."""
+    from leagues.services import competitions
+
+    def make(count: int = 4, rounds: int = 3, **spec: Any) -> str:
+        state = competitions.create_competition(
+            organiser,
+            {
+                "name": "Club Swiss",
+                "stages": [{"kind": "swiss", "rounds": rounds}],
+                "rules": {"preset": "standard", "target_score": 100, "lose_score": -100},
+                "late_join_until_round": 2,
+                **spec,
+            },
+        )
+        for entrant in entrants_of(players(2 * count)):
+            competitions.register_entrant(organiser, state.competition_id, **entrant)
+        return state.competition_id
+
+    return make

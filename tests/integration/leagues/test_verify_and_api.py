@@ -1,0 +1,92 @@
+"""verify_pairings catches a rewritten RoundPaired; the API refuses with {code, message}."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from leagues.services import competitions
+from tests.factories import UserFactory
+
+from .conftest import event_count
+from .test_services import play_round
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def client_for(user: Any) -> APIClient:
+    token, _ = Token.objects.get_or_create(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def test_verify_pairings_passes_then_catches_a_tampered_pairing(organiser: Any, swiss: Any) -> None:
+    cid = swiss(4, rounds=3)
+    for number in (1, 2):
+        competitions.pair_next_round(organiser, cid)
+        play_round(organiser, cid, number)
+    call_command("verify_pairings", cid)
+    with connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE eventstore_event DISABLE TRIGGER eventstore_event_append_only")
+        try:
+            cursor.execute(
+                "SELECT position, data FROM eventstore_event WHERE stream_id = %s "
+                "AND type = 'RoundPaired' ORDER BY version DESC LIMIT 1",
+                [f"competition-{cid}"],
+            )
+            position, data = cursor.fetchone()
+            data = json.loads(data) if isinstance(data, str) else data
+            match = data["pairing"]["matches"][0]
+            match["north_south"], match["east_west"] = match["east_west"], match["north_south"]
+            cursor.execute(
+                "UPDATE eventstore_event SET data = %s::jsonb WHERE position = %s",
+                [json.dumps(data), position],
+            )
+        finally:
+            cursor.execute(
+                "ALTER TABLE eventstore_event ENABLE TRIGGER eventstore_event_append_only"
+            )
+    with pytest.raises(CommandError, match="round 2"):
+        call_command("verify_pairings", cid)
+
+
+def test_only_organisers_write_and_refusals_are_problems(organiser: Any, swiss: Any) -> None:
+    cid = swiss(4)
+    stranger = client_for(UserFactory(username="stranger"))
+    before = event_count()
+    response = stranger.post(f"/api/competitions/{cid}/rounds", {}, format="json")
+    assert response.status_code == 403
+    assert response.json()["code"] == "not_organiser"
+    response = APIClient().get(f"/api/competitions/{cid}/standings?tiebreaks=nonsense")
+    assert response.status_code == 400
+    assert set(response.json()) == {"code", "message"}
+    own = client_for(organiser)
+    response = own.post(f"/api/competitions/{cid}/entrants/ghost/withdraw", {}, format="json")
+    assert response.status_code == 404
+    assert event_count() == before
+    response = own.post(f"/api/competitions/{cid}/rounds", {"round": 1}, format="json")
+    assert response.status_code == 201
+    again = own.post(f"/api/competitions/{cid}/rounds", {"round": 1}, format="json")
+    assert again.status_code == 200 and again.json()["duplicate"] is True
+
+
+def test_what_if_writes_nothing(organiser: Any, swiss: Any) -> None:
+    cid = swiss(4, rounds=2)
+    competitions.pair_next_round(organiser, cid)
+    play_round(organiser, cid, 1)
+    before = event_count()
+    client = APIClient()
+    response = client.get(f"/api/competitions/{cid}/standings?tiebreaks=wins,lots")
+    assert response.status_code == 200, response.json()
+    assert "moves" in response.json()
+    response = client.get(f"/api/competitions/{cid}/standings?preset=bicycle")
+    assert response.status_code == 200
+    assert event_count() == before

@@ -198,7 +198,7 @@ def create_tables(count: int, level: str, target_score: int) -> tuple[list[str],
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from games.services import commands
+    from games.services.table_commands import create_table
 
     user_model = get_user_model()
     host, _ = user_model.objects.get_or_create(username="bench-host")
@@ -207,7 +207,7 @@ def create_tables(count: int, level: str, target_score: int) -> tuple[list[str],
     seats = {seat: {"kind": "bot", "level": level} for seat in ("north", "east", "south", "west")}
     table_ids = []
     for _ in range(count):
-        result = commands.create_table(
+        result = create_table(
             actor=host,
             rules={"preset": "standard", "target_score": target_score},
             seats=seats,
@@ -219,11 +219,11 @@ def create_tables(count: int, level: str, target_score: int) -> tuple[list[str],
 
 def start_games(table_ids: list[str], host: Any) -> float:
     """Start every game; returns the wall-clock time of the first start."""
-    from games.services import commands
+    from games.services.table_commands import StartGame, execute
 
     started = time.time()
     for table_id in table_ids:
-        commands.start_game(table_id, actor=host, expected_version=None, command_id=None)
+        execute(StartGame(table_id), host)
     return started
 
 

@@ -13,9 +13,10 @@ events are read back from its stream.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from collections.abc import Sequence
 from uuid import UUID
+
+from cachetools import LRUCache
 
 from eventstore.store import StoredEvent, read_stream
 from eventstore.subscriptions import CompactEvent, Projection
@@ -41,7 +42,7 @@ class ScoreLedgerProjection(Projection):
     compact = True  # folds type and data only
 
     def __init__(self) -> None:
-        self._states: OrderedDict[str, TableState] = OrderedDict()
+        self._states: LRUCache[str, TableState] = LRUCache(maxsize=MAX_STATES)
         self._broken: set[str] = set()
 
     def reset(self) -> None:
@@ -100,8 +101,6 @@ class ScoreLedgerProjection(Projection):
         if event.type == ev.DEAL_SEED_REVEALED:
             return row  # the game is over: its state is not needed again
         self._states[stream_id] = state
-        while len(self._states) > MAX_STATES:
-            self._states.popitem(last=False)
         return row
 
 

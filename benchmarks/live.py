@@ -493,6 +493,9 @@ def main(argv: list[str] | None = None) -> None:
     base = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0]
     os.environ["REDIS_URL"] = f"{base}/{args.redis_db}"
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    # One host creates every table: the per-user quotas (services/settings.py) let it.
+    os.environ["SPADES_MAX_OPEN_TABLES_PER_USER"] = str(args.tables)
+    os.environ["SPADES_MAX_BOT_TABLES_PER_USER"] = str(args.tables)
     name = os.environ.get("SPADES_BENCH_DB_NAME", "spades_bench_live")
     with scratch_database(name, args.keep_db) as (owner_url, app_url):
         setup_django(owner_url, app_url)

@@ -72,7 +72,7 @@ class TableListView(DomainErrorsMixin, APIView):
         operation_id="tables_create",
         request=CreateTableSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={201: CommandResultSerializer, **COMMAND_ERRORS},
+        responses={201: CommandResultSerializer, **COMMAND_ERRORS, 429: PROBLEM},
         tags=["tables"],
     )
     def post(self, request: Request) -> Response:

@@ -31,7 +31,7 @@ from games.domain.streams import table_stream_id
 from games.domain.table import TableState, seed_commitment
 from games.engine.errors import IllegalMove
 from games.engine.rules import RulesError
-from games.models import TableSecret
+from games.models import Table, TableSecret
 from scoring.services.presets import resolve
 
 from .actors import Actor, actor_ref
@@ -44,6 +44,7 @@ from .command_runner import (
     run_command,
 )
 from .errors import CommandRejected
+from .quotas import check_table_quota
 from .read_model import create_row
 from .table_state import parse_table_id, put_back
 
@@ -364,6 +365,10 @@ def create_table(
     except IllegalMove as error:
         raise refusal(error) from None
     with transaction.atomic():
+        # A retried creation (its table exists) is answered below, not counted again.
+        retried = cid is not None and Table.objects.filter(id=table_id).exists()
+        if who.user_id is not None and not retried:
+            check_table_quota(who.user_id, state)
         try:
             result = append(
                 table_stream_id(table_id), 0, new_events(domain_events, actor), command_id=cid

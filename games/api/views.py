@@ -222,6 +222,11 @@ PlayView = command_view(
 HandToBotView = command_view(
     table_commands.HandSeatToBot, HandToBotSerializer, "Let a bot play your seat from now on."
 )
+AbandonView = command_view(
+    table_commands.AbandonTable,
+    CommandSerializer,
+    "Give the table up (its creator, while no other player sits at it).",
+)
 ReclaimView = command_view(
     table_commands.TakeSeatBack, CommandSerializer, "Play your seat yourself again."
 )

@@ -50,6 +50,7 @@ from .table_state import parse_table_id, put_back
 
 __all__ = [
     "COMMANDS",
+    "AbandonTable",
     "CommandRejected",
     "CommandResult",
     "HandSeatToBot",
@@ -294,6 +295,25 @@ class TakeSeatBack(SeatCommand):
         return decisions.decide_take_back(state, who, seat)
 
 
+@dataclass(frozen=True, slots=True)
+class AbandonTable(TableCommand):
+    """Give the table up before its game ends (``TableAbandoned``): its creator, while no
+    other person sits at it, or the scheduler (``SystemActor("scheduler")``) for an idle
+    all-bot table.  Bots stop; the table no longer counts against its creator's quota."""
+
+    name: ClassVar[str] = "abandon_table"
+
+    def run(self, actor: Actor, expected_version: object, command_id: object) -> CommandResult:
+        who = actor_ref(actor)
+        return run_command(
+            self.table_id,
+            actor,
+            lambda state, _seed: decisions.decide_abandon(state, who),
+            expected_version=expected_version,
+            command_id=command_id,
+        )
+
+
 # Every command to an existing table, by its use case's name.
 COMMANDS: dict[str, type[TableCommand]] = {
     command.name: command
@@ -308,6 +328,7 @@ COMMANDS: dict[str, type[TableCommand]] = {
         TurnTimedOut,
         HandSeatToBot,
         TakeSeatBack,
+        AbandonTable,
     )
 }
 

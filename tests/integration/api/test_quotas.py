@@ -72,3 +72,17 @@ def test_a_retried_creation_is_answered_even_at_the_limit(alice: APIClient, sett
 
     assert (first.status_code, again.status_code) == (201, 201), again.content
     assert again.json()["duplicate"] is True
+
+
+def test_the_creator_abandons_a_table_over_http(alice: APIClient, anonymous: APIClient) -> None:
+    table_id = create(alice, seats=ALL_BOTS).json()["table_id"]
+
+    assert anonymous.post(f"/api/tables/{table_id}/abandon", {}, format="json").status_code == 401
+    response = alice.post(f"/api/tables/{table_id}/abandon", {}, format="json")
+
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert [event["type"] for event in body["events"]] == ["TableAbandoned"]
+    assert body["table"]["status"] == "abandoned"
+    again = alice.post(f"/api/tables/{table_id}/abandon", {}, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "not_open"

@@ -4,15 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_secret_insert_only'),
+        ("games", "0002_secret_insert_only"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='table',
-            name='status',
-            field=models.CharField(choices=[('lobby', 'lobby'), ('playing', 'playing'), ('finished', 'finished'), ('abandoned', 'abandoned')], default='lobby', max_length=16),
+            model_name="table",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("lobby", "lobby"),
+                    ("playing", "playing"),
+                    ("finished", "finished"),
+                    ("abandoned", "abandoned"),
+                ],
+                default="lobby",
+                max_length=16,
+            ),
         ),
     ]

@@ -10,9 +10,12 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from services.api.errors import ApiProblem
+from services.api.serializers import StrictSerializer
 
 
-class RegistrationSerializer(serializers.Serializer[Any]):
+class RegistrationSerializer(StrictSerializer):
+    """A new player's account; unknown fields (``is_staff``, a misspelt ``emial``) are refused."""
+
     username = serializers.CharField(
         max_length=150, validators=[UnicodeUsernameValidator()], trim_whitespace=False
     )

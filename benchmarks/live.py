@@ -198,7 +198,7 @@ def create_tables(count: int, level: str, target_score: int) -> tuple[list[str],
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from games.services import commands
+    from games.services.table_commands import create_table
 
     user_model = get_user_model()
     host, _ = user_model.objects.get_or_create(username="bench-host")
@@ -207,7 +207,7 @@ def create_tables(count: int, level: str, target_score: int) -> tuple[list[str],
     seats = {seat: {"kind": "bot", "level": level} for seat in ("north", "east", "south", "west")}
     table_ids = []
     for _ in range(count):
-        result = commands.create_table(
+        result = create_table(
             actor=host,
             rules={"preset": "standard", "target_score": target_score},
             seats=seats,
@@ -219,11 +219,11 @@ def create_tables(count: int, level: str, target_score: int) -> tuple[list[str],
 
 def start_games(table_ids: list[str], host: Any) -> float:
     """Start every game; returns the wall-clock time of the first start."""
-    from games.services import commands
+    from games.services.table_commands import StartGame, execute
 
     started = time.time()
     for table_id in table_ids:
-        commands.start_game(table_id, actor=host, expected_version=None, command_id=None)
+        execute(StartGame(table_id), host)
     return started
 
 
@@ -493,6 +493,9 @@ def main(argv: list[str] | None = None) -> None:
     base = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0]
     os.environ["REDIS_URL"] = f"{base}/{args.redis_db}"
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    # One host creates every table: the per-user quotas (services/settings.py) let it.
+    os.environ["SPADES_MAX_OPEN_TABLES_PER_USER"] = str(args.tables)
+    os.environ["SPADES_MAX_BOT_TABLES_PER_USER"] = str(args.tables)
     name = os.environ.get("SPADES_BENCH_DB_NAME", "spades_bench_live")
     with scratch_database(name, args.keep_db) as (owner_url, app_url):
         setup_django(owner_url, app_url)

@@ -11,7 +11,7 @@ owner role, migrates it, and measures as the runtime role over the same TCP sett
 - ``store_appends_per_second`` (1 client) and ``store_appends_per_second_4`` (4 clients,
   one stream each): ``transaction.atomic()`` + ``eventstore.recorder.append`` of one event.
 - ``service_commands_per_second`` (1 client) / ``service_commands_per_second_4`` (4
-  clients, separate tables): bids and plays through ``games.services.commands``.
+  clients, separate tables): bids and plays through ``games.services.table_commands``.
 - ``http_commands_per_second``: the same commands over HTTP against the ASGI app (daphne
   on a loopback port in a subprocess), 4 clients.
 - ``rebuild_events_per_second``: ``eventstore.subscriptions.rebuild`` of the ledger
@@ -390,7 +390,7 @@ def catch_up_events_per_second() -> dict[str, Any]:
 
 
 class ServiceGame:
-    """One client playing whole games through ``games.services.commands``: four users take
+    """One client playing whole games through ``games.services.table_commands``: four users take
     the seats, then every bid and card is a command with the expected version. Bids are 3,
     cards the first legal one; a finished game starts a new table. Only bids and plays
     count as measured commands (creating and seating a table does not)."""
@@ -404,23 +404,22 @@ class ServiceGame:
 
     def new_table(self) -> None:
         from games.domain.table import TableState
-        from games.services import commands
+        from games.services.table_commands import StartGame, TakeSeat, create_table, execute
 
-        created = commands.create_table(actor=self.users[0], rules="standard")
+        created = create_table(actor=self.users[0], rules="standard")
         self.table_id = created.table_id
         self.state = TableState()
         self.follow(created.events)
         for seat, user in enumerate(self.users):
             self.follow(
-                commands.take_seat(
-                    self.table_id, actor=user, seat=seat, expected_version=self.state.version
+                execute(
+                    TakeSeat(self.table_id, seat), user, expected_version=self.state.version
                 ).events
             )
         self.follow(
-            commands.start_game(
-                self.table_id,
-                actor=self.users[0],
-                first_dealer=0,
+            execute(
+                StartGame(self.table_id, first_dealer=0),
+                self.users[0],
                 expected_version=self.state.version,
             ).events
         )
@@ -446,22 +445,15 @@ class ServiceGame:
         return None
 
     def step(self, _: int) -> int:
-        from games.services import commands
+        from games.services.table_commands import PlaceBid, PlayCard, execute
 
         move = self.next_move()
         if move is None:
             self.new_table()
             return 0
         kind, seat, argument = move
-        send = commands.place_bid if kind == "bid" else commands.play_card
-        keyword = "bid" if kind == "bid" else "card"
-        result = send(
-            self.table_id,
-            actor=self.users[seat],
-            seat=seat,
-            expected_version=self.state.version,
-            **{keyword: argument},
-        )
+        command = (PlaceBid if kind == "bid" else PlayCard)(self.table_id, seat, argument)
+        result = execute(command, self.users[seat], expected_version=self.state.version)
         self.follow(result.events)
         return 1
 
@@ -470,9 +462,9 @@ def service_available() -> str | None:
     """None when the tables' services can be driven, else why not."""
     try:
         from games.domain.table import TableState  # noqa: F401
-        from games.services import commands  # noqa: F401
+        from games.services import table_commands  # noqa: F401
     except ImportError as exc:
-        return f"service figures need games.services.commands ({exc})"
+        return f"service figures need games.services.table_commands ({exc})"
     return None
 
 

@@ -18,7 +18,12 @@ from games.domain.streams import table_stream_id
 class Table(models.Model):
     """One table's current state, as of stream ``version``."""
 
-    STATUS_CHOICES = [("lobby", "lobby"), ("playing", "playing"), ("finished", "finished")]
+    STATUS_CHOICES = [
+        ("lobby", "lobby"),
+        ("playing", "playing"),
+        ("finished", "finished"),
+        ("abandoned", "abandoned"),
+    ]
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     version = models.PositiveIntegerField(default=0)

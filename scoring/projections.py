@@ -12,9 +12,10 @@ events are read back from its stream.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from uuid import UUID
+
+from cachetools import LRUCache
 
 from eventstore.reading import read_stream
 from eventstore.records import StoredEvent
@@ -39,7 +40,7 @@ class ScoreLedgerProjection(Projection):
     compact = True  # folds type and data only
 
     def __init__(self) -> None:
-        self._states: OrderedDict[str, TableState] = OrderedDict()
+        self._states: LRUCache[str, TableState] = LRUCache(maxsize=MAX_STATES)
 
     def reset(self) -> None:
         """Drop every ledger row (and the in-memory states)."""
@@ -92,8 +93,6 @@ class ScoreLedgerProjection(Projection):
         if event.type == ev.DEAL_SEED_REVEALED:
             return row  # the game is over: its state is not needed again
         self._states[stream_id] = state
-        while len(self._states) > MAX_STATES:
-            self._states.popitem(last=False)
         return row
 
 

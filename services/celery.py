@@ -31,13 +31,15 @@ TIMERS_QUEUE = timers_queue()
 # How often beat sends each job, in seconds (env overrides for tests and benchmarks).
 WATCHDOG_INTERVAL = float(os.environ.get("SPADES_WATCHDOG_INTERVAL", "3"))
 TURN_TIMER_INTERVAL = float(os.environ.get("SPADES_TURN_TIMER_INTERVAL", "1"))
+IDLE_TABLES_INTERVAL = 60.0
 
 app = Celery("services")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.include = ["bots.tasks", "games.live.tasks"]
+app.conf.include = ["bots.tasks", "games.live.tasks", "games.tasks"]
 app.conf.task_routes = {
     "bots.tasks.*": {"queue": BOTS_QUEUE},
     "games.live.tasks.*": {"queue": TIMERS_QUEUE},
+    "games.tasks.*": {"queue": TIMERS_QUEUE},
 }
 app.conf.task_default_queue = BOTS_QUEUE
 # Celery's Django fixup closes every database connection before and after each task
@@ -56,6 +58,12 @@ app.conf.beat_schedule = {
         "task": "games.live.tasks.expire_turn_timers",
         "schedule": TURN_TIMER_INTERVAL,
         "options": {"expires": TURN_TIMER_INTERVAL, "queue": TIMERS_QUEUE},
+    },
+    # Idle all-bot tables (settings.SPADES_BOT_TABLE_IDLE_SECONDS) are abandoned.
+    "idle-bot-tables": {
+        "task": "games.tasks.abandon_idle_bot_tables",
+        "schedule": IDLE_TABLES_INTERVAL,
+        "options": {"expires": IDLE_TABLES_INTERVAL, "queue": TIMERS_QUEUE},
     },
 }
 app.autodiscover_tasks()

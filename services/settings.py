@@ -352,3 +352,11 @@ LOGGING = {
         "django.db.backends": {"level": "INFO"},
     },
 }
+
+# ---------------------------------------------------------------- quotas (docs/api.md)
+# Tables one user may have open (lobby or playing) at once, and how many of those may be
+# all-bot tables (four bots write events as fast as they can); one more answers 429.
+SPADES_MAX_OPEN_TABLES_PER_USER = int(env_str("SPADES_MAX_OPEN_TABLES_PER_USER", "10"))
+SPADES_MAX_BOT_TABLES_PER_USER = int(env_str("SPADES_MAX_BOT_TABLES_PER_USER", "2"))
+# The scheduler abandons an open all-bot table no person has acted at for this long.
+SPADES_BOT_TABLE_IDLE_SECONDS = int(env_str("SPADES_BOT_TABLE_IDLE_SECONDS", "3600"))

@@ -51,20 +51,18 @@ class TableFactory(factory.Factory):
     @classmethod
     def _create(cls, model_class: Any, **kwargs: Any) -> Any:
         from games.models import Table
-        from games.services import commands
+        from games.services.table_commands import StartGame, TakeSeat, create_table, execute
 
-        result = commands.create_table(
+        result = create_table(
             actor=kwargs["creator"],
             rules=kwargs["rules"],
             seats=kwargs["seats"],
             turn_timer_seconds=kwargs["turn_timer_seconds"],
         )
         for seat, user in (kwargs["players"] or {}).items():
-            commands.take_seat(result.table_id, actor=user, seat=seat)
+            execute(TakeSeat(result.table_id, seat), user)
         if kwargs["started"]:
-            commands.start_game(
-                result.table_id, actor=kwargs["creator"], first_dealer=kwargs["first_dealer"]
-            )
+            execute(StartGame(result.table_id, kwargs["first_dealer"]), kwargs["creator"])
         return Table.objects.get(id=result.table_id)
 
     _build = _create

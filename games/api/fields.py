@@ -127,6 +127,19 @@ class RulesSpecField(serializers.Field):
 
 
 @extend_schema_field(OpenApiTypes.OBJECT)
+class WholeNumberField(serializers.IntegerField):
+    """A JSON integer: ``3``, not ``"3"``, ``3.0`` or ``true`` (DRF's IntegerField takes
+    all of these as 3, so a client's type mistake would pass unnoticed)."""
+
+    default_error_messages = {"invalid": "A whole number is required (a JSON integer)."}
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        value: int = super().to_internal_value(data)
+        return value
+
+
 class JsonObjectField(serializers.DictField):
     """A free-form JSON object in responses (shapes documented in docs/api.md)."""
 

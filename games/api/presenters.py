@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.paginator import Paginator
 from rest_framework import serializers
 
 from games.api.fields import JsonObjectField
 from games.engine.seats import SEAT_NAMES
 from games.models import Table
 from games.selectors import visibility as table_selectors
+from games.selectors.tables import TablePage
 
 
 def command_result(result: Any, viewer: Any) -> dict[str, Any]:
@@ -69,9 +69,6 @@ class TableListQuerySerializer(serializers.Serializer[Any]):
     )
 
 
-TABLES_PER_PAGE = 50
-
-
 def _summary(table: Table) -> dict[str, Any]:
     return {
         "id": str(table.id),
@@ -87,20 +84,11 @@ def _summary(table: Table) -> dict[str, Any]:
     }
 
 
-def table_page(query: dict[str, Any], player_id: int | None = None) -> dict[str, Any]:
-    """One page of tables from the read model, newest first (public facts only); with
-    ``player_id``, only the tables where that user has a seat."""
-    tables = Table.objects.order_by("-created_at", "id")
-    if query.get("status"):
-        tables = tables.filter(status=query["status"])
-    if player_id is not None:
-        tables = tables.filter(seats__contains=[{"user_id": player_id}])
-    paginator = Paginator(tables, TABLES_PER_PAGE, allow_empty_first_page=True)
-    number = min(query["page"], paginator.num_pages)
-    page = paginator.page(number)
+def table_page(page: TablePage) -> dict[str, Any]:
+    """One page of tables (``games.selectors.tables.table_page``) as the listing shows it."""
     return {
-        "count": paginator.count,
-        "page": number,
-        "pages": paginator.num_pages,
-        "results": TableSummarySerializer([_summary(t) for t in page.object_list], many=True).data,
+        "count": page.count,
+        "page": page.page,
+        "pages": page.pages,
+        "results": TableSummarySerializer([_summary(t) for t in page.tables], many=True).data,
     }

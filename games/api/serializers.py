@@ -6,36 +6,24 @@ allowed is the engine's and the services' business.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import serializers
-from rest_framework.settings import api_settings
 
-from games.api.fields import BidField, CardField, JsonObjectField, RulesSpecField, SeatField
+from games.api.fields import (
+    BidField,
+    CardField,
+    JsonObjectField,
+    RulesSpecField,
+    SeatField,
+    WholeNumberField,
+)
 from games.domain.events import BOT_LEVELS, SEAT_KINDS
+from services.api.serializers import StrictSerializer
 
 MAX_TURN_TIMER_SECONDS = 24 * 3600
 MAX_EVENTS_PAGE = 500
 DEFAULT_EVENTS_PAGE = 100
-
-
-class StrictSerializer(serializers.Serializer[Any]):
-    """Refuses fields it does not know, so a misspelt field is an error, not a no-op."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, Mapping):
-            unknown = sorted(str(key) for key in set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {
-                        api_settings.NON_FIELD_ERRORS_KEY: [
-                            f"Unknown field{'s' if len(unknown) > 1 else ''}: "
-                            f"{', '.join(unknown)}. Known: {', '.join(self.fields) or 'none'}."
-                        ]
-                    }
-                )
-        return super().to_internal_value(data)
 
 
 class SeatSpecSerializer(StrictSerializer):
@@ -87,7 +75,7 @@ class CreateTableSerializer(StrictSerializer):
 class CommandSerializer(StrictSerializer):
     """What every command accepts: the version the client acted on (optional)."""
 
-    expected_version = serializers.IntegerField(
+    expected_version = WholeNumberField(
         required=False,
         allow_null=True,
         min_value=0,

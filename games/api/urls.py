@@ -35,6 +35,7 @@ urlpatterns = [
     path("tables/<uuid:table_id>/bid", views.BidView.as_view(), name="table-bid"),
     path("tables/<uuid:table_id>/pass", views.PassView.as_view(), name="table-pass"),
     path("tables/<uuid:table_id>/play", views.PlayView.as_view(), name="table-play"),
+    path("tables/<uuid:table_id>/abandon", views.AbandonView.as_view(), name="table-abandon"),
     path(f"{seat}/take", views.TakeSeatView.as_view(), name="seat-take"),
     path(f"{seat}/leave", views.LeaveSeatView.as_view(), name="seat-leave"),
     path(f"{seat}/bot", views.HandToBotView.as_view(), name="seat-bot"),

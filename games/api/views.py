@@ -6,7 +6,6 @@ its result; rules and permissions to act for a seat live in ``games.services``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, ClassVar
 from uuid import UUID
 
@@ -35,8 +34,9 @@ from games.api.serializers import (
     PlaySerializer,
     TableViewSerializer,
 )
+from games.selectors import tables as table_listing
 from games.selectors import visibility as table_selectors
-from games.services import commands
+from games.services import table_commands
 from games.services.export import export_table
 from services.api.schema import IDEMPOTENCY_KEY, PROBLEM
 from services.api.throttles import CommandThrottle
@@ -70,20 +70,25 @@ class TableListView(DomainErrorsMixin, APIView):
             if not request.user.is_authenticated:
                 raise NotAuthenticated("Log in to list your own tables.")
             player_id = request.user.id
-        return Response(presenters.table_page(query.validated_data, player_id))
+        page = table_listing.table_page(
+            page=query.validated_data["page"],
+            status=query.validated_data.get("status"),
+            player_id=player_id,
+        )
+        return Response(presenters.table_page(page))
 
     @extend_schema(
         operation_id="tables_create",
         request=CreateTableSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={201: CommandResultSerializer, **COMMAND_ERRORS},
+        responses={201: CommandResultSerializer, **COMMAND_ERRORS, 429: PROBLEM},
         tags=["tables"],
     )
     def post(self, request: Request) -> Response:
         serializer = CreateTableSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        result = commands.create_table(
+        result = table_commands.create_table(
             actor=request.user,
             rules=data.get("rules"),
             preset=data.get("preset"),
@@ -149,11 +154,11 @@ class TableExportView(DomainErrorsMixin, APIView):
 
 
 class CommandView(DomainErrorsMixin, APIView):
-    """One table command: ``service`` is its function in ``games.services.commands``."""
+    """One table command: ``command`` is its dataclass in ``games.services.table_commands``."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [CommandThrottle]
-    service: ClassVar[Callable[..., Any]]
+    command: ClassVar[type[table_commands.TableCommand]]
     request_serializer: ClassVar[type[CommandSerializer]] = CommandSerializer
 
     def post(self, request: Request, table_id: UUID, seat: int | None = None) -> Response:
@@ -163,20 +168,19 @@ class CommandView(DomainErrorsMixin, APIView):
         expected_version = arguments.pop("expected_version", None)
         if seat is not None:
             arguments["seat"] = seat
-        result = type(self).service(
-            table_id,
-            actor=request.user,
+        result = table_commands.execute(
+            type(self).command(table_id=table_id, **arguments),
+            request.user,
             expected_version=expected_version,
             command_id=command_id_from(request),
-            **arguments,
         )
         return Response(presenters.command_result(result, viewer_of(request)))
 
 
 def command_view(
-    service: Callable[..., Any], serializer: type[CommandSerializer], summary: str
+    command: type[table_commands.TableCommand], serializer: type[CommandSerializer], summary: str
 ) -> type[CommandView]:
-    """A :class:`CommandView` for ``service`` with its own OpenAPI operation."""
+    """A :class:`CommandView` for ``command`` with its own OpenAPI operation."""
 
     # A fresh function per view: extend_schema annotates the function object itself.
     def post(
@@ -185,19 +189,19 @@ def command_view(
         return CommandView.post(self, request, table_id, seat)
 
     documented_post = extend_schema(
-        operation_id=f"tables_{service.__name__}",
+        operation_id=f"tables_{command.name}",
         summary=summary,
         request=serializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={200: CommandResultSerializer, **COMMAND_ERRORS},
         tags=["commands"],
     )(post)
-    name = "".join(part.title() for part in service.__name__.split("_")) + "View"
+    name = "".join(part.title() for part in command.name.split("_")) + "View"
     return type(
         name,
         (CommandView,),
         {
-            "service": staticmethod(service),
+            "command": command,
             "request_serializer": serializer,
             "post": documented_post,
             "__doc__": summary,
@@ -206,24 +210,33 @@ def command_view(
     )
 
 
-TakeSeatView = command_view(commands.take_seat, CommandSerializer, "Sit down at a free human seat.")
+TakeSeatView = command_view(
+    table_commands.TakeSeat, CommandSerializer, "Sit down at a free human seat."
+)
 LeaveSeatView = command_view(
-    commands.leave_seat, CommandSerializer, "Stand up before the game starts."
+    table_commands.LeaveSeat, CommandSerializer, "Stand up before the game starts."
 )
 StartGameView = command_view(
-    commands.start_game, CommandSerializer, "Start the game once every seat is filled."
+    table_commands.StartGame, CommandSerializer, "Start the game once every seat is filled."
 )
 LookView = command_view(
-    commands.look_at_cards, LookSerializer, "Look at your cards (gives up a blind nil bid)."
+    table_commands.LookAtCards, LookSerializer, "Look at your cards (gives up a blind nil bid)."
 )
-BidView = command_view(commands.place_bid, BidSerializer, "Bid 0-13, 'nil' or 'blind_nil'.")
+BidView = command_view(table_commands.PlaceBid, BidSerializer, "Bid 0-13, 'nil' or 'blind_nil'.")
 PassView = command_view(
-    commands.pass_cards, PassSerializer, "Pass two cards to partner after a blind nil bid."
+    table_commands.PassCards, PassSerializer, "Pass two cards to partner after a blind nil bid."
 )
-PlayView = command_view(commands.play_card, PlaySerializer, "Play a card to the current trick.")
+PlayView = command_view(
+    table_commands.PlayCard, PlaySerializer, "Play a card to the current trick."
+)
 HandToBotView = command_view(
-    commands.hand_seat_to_bot, HandToBotSerializer, "Let a bot play your seat from now on."
+    table_commands.HandSeatToBot, HandToBotSerializer, "Let a bot play your seat from now on."
+)
+AbandonView = command_view(
+    table_commands.AbandonTable,
+    CommandSerializer,
+    "Give the table up (its creator, while no other player sits at it).",
 )
 ReclaimView = command_view(
-    commands.take_seat_back, CommandSerializer, "Play your seat yourself again."
+    table_commands.TakeSeatBack, CommandSerializer, "Play your seat yourself again."
 )

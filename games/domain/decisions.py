@@ -204,6 +204,24 @@ def decide_start(
     return out
 
 
+def decide_abandon(state: TableState, actor: ActorRef) -> list[ev.DomainEvent]:
+    """Give the table up before its game ends: its creator may while no other person sits
+    at it; the system (the scheduler, for an idle all-bot table) may."""
+    if actor.kind == SYSTEM:
+        reason, user_id = "idle", None
+    elif actor.kind == USER and actor.user_id is not None and actor.user_id == state.created_by:
+        if any(player not in (None, actor.user_id) for player in state.players):
+            raise TableRefusal(
+                "players_seated", "Other players sit at this table: it cannot be abandoned.", 409
+            )
+        reason, user_id = "creator", actor.user_id
+    else:
+        raise TableRefusal("not_allowed", "Only the table's creator can abandon it.", 403)
+    out: list[ev.DomainEvent] = []
+    _emit(state, out, ev.table_abandoned(reason, user_id))
+    return out
+
+
 # ---------------------------------------------------------------- play
 
 

@@ -33,6 +33,7 @@ TURN_TIMED_OUT = "TurnTimedOut"
 SEAT_HANDED_TO_BOT = "SeatHandedToBot"
 SEAT_TAKEN_BACK = "SeatTakenBack"
 DEAL_SEED_REVEALED = "DealSeedRevealed"
+TABLE_ABANDONED = "TableAbandoned"
 
 #: The current schema version of every event type (bump on an incompatible payload change
 #: and teach the fold to read both).
@@ -51,6 +52,7 @@ SCHEMA_VERSIONS: dict[str, int] = {
     SEAT_HANDED_TO_BOT: 1,
     SEAT_TAKEN_BACK: 1,
     DEAL_SEED_REVEALED: 1,
+    TABLE_ABANDONED: 1,
 }
 EVENT_TYPES: tuple[str, ...] = tuple(SCHEMA_VERSIONS)
 
@@ -74,6 +76,7 @@ SHUFFLE_SCHEME = "shuffled_deck(seed, hand_number): SHA-256 counter-mode Fisher-
 SEAT_KINDS = ("human", "bot")
 BOT_LEVELS = ("easy", "normal", "hard")
 HANDOVER_REASONS = ("player", "timeout")
+ABANDON_REASONS = ("creator", "idle")
 
 
 class EventSchemaError(ValueError):
@@ -222,6 +225,12 @@ def deal_seed_revealed(seed: str) -> DomainEvent:
     return _event(DEAL_SEED_REVEALED, {"seed": seed})
 
 
+def table_abandoned(reason: str, user_id: int | None) -> DomainEvent:
+    """The table was given up before its game ended: by its creator (``user_id``), or by
+    the scheduler because nobody acted at an all-bot table for too long."""
+    return _event(TABLE_ABANDONED, {"reason": reason, "user_id": user_id})
+
+
 # ---------------------------------------------------------------- validation
 
 _CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
@@ -331,6 +340,7 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Callable[[object], bool]]] = {
     },
     (SEAT_TAKEN_BACK, 1): {"seat": _seat, "user_id": _is_int},
     (DEAL_SEED_REVEALED, 1): {"seed": lambda v: isinstance(v, str) and v != ""},
+    (TABLE_ABANDONED, 1): {"reason": lambda v: v in ABANDON_REASONS, "user_id": _optional_int},
 }
 
 

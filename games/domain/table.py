@@ -29,7 +29,8 @@ from .errors import TableRefusal
 LOBBY = "lobby"
 PLAYING_STATUS = "playing"
 FINISHED = "finished"
-STATUSES = (LOBBY, PLAYING_STATUS, FINISHED)
+ABANDONED = "abandoned"
+STATUSES = (LOBBY, PLAYING_STATUS, FINISHED, ABANDONED)
 
 HUMAN = "human"
 BOT = "bot"
@@ -431,6 +432,16 @@ def _on_deal_seed_revealed(state: TableState, data: Mapping[str, Any]) -> None:
     state.revealed_seed = data["seed"]
 
 
+def _on_table_abandoned(state: TableState, data: Mapping[str, Any]) -> None:
+    _require(
+        state.status in (LOBBY, PLAYING_STATUS),
+        "not_open",
+        "Only a table in the lobby or in play can be abandoned.",
+        409,
+    )
+    state.status = ABANDONED
+
+
 _HANDLERS: dict[str, Any] = {
     ev.TABLE_CREATED: _on_table_created,
     ev.SEAT_TAKEN: _on_seat_taken,
@@ -446,10 +457,12 @@ _HANDLERS: dict[str, Any] = {
     ev.SEAT_HANDED_TO_BOT: _on_seat_handed_to_bot,
     ev.SEAT_TAKEN_BACK: _on_seat_taken_back,
     ev.DEAL_SEED_REVEALED: _on_deal_seed_revealed,
+    ev.TABLE_ABANDONED: _on_table_abandoned,
 }
 
 PHASE_BY_NAME = {name: index for index, name in enumerate(PHASE_NAMES)}
 __all__ = [
+    "ABANDONED",
     "BOT",
     "FINISHED",
     "HUMAN",

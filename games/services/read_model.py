@@ -6,11 +6,11 @@ import functools
 import threading
 import time
 import uuid
-from collections import OrderedDict
 from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
+from cachetools import LRUCache
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -23,7 +23,7 @@ from games.models import Table
 # user shows under the old name for at most USERNAME_SECONDS.
 USERNAME_SECONDS = 30.0
 _USERNAMES_KEPT = 10_000
-_usernames_kept: OrderedDict[int, tuple[str, float]] = OrderedDict()
+_usernames_kept: LRUCache[int, tuple[str, float]] = LRUCache(maxsize=_USERNAMES_KEPT)
 _usernames_lock = threading.Lock()
 
 
@@ -44,9 +44,6 @@ def _usernames(user_ids: list[int]) -> dict[int, str]:
         with _usernames_lock:
             for user_id, name in read.items():
                 _usernames_kept[user_id] = (name, now)
-                _usernames_kept.move_to_end(user_id)
-            while len(_usernames_kept) > _USERNAMES_KEPT:
-                _usernames_kept.popitem(last=False)
         names.update(read)
     return names
 

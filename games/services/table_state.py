@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from cachetools import LRUCache
 from django.db import connection
 
 from eventstore.reading import read_stream
@@ -35,7 +35,7 @@ from .errors import CommandRejected
 CACHE_SIZE = 2000
 
 # table id -> (state, hash of its last event, committed)
-_cache: OrderedDict[str, tuple[TableState, str, bool]] = OrderedDict()
+_cache: LRUCache[str, tuple[TableState, str, bool]] = LRUCache(maxsize=CACHE_SIZE)
 _lock = threading.Lock()
 
 
@@ -108,9 +108,6 @@ def put_back(table_id: uuid.UUID, state: TableState, head_hash: str, committed: 
         current = _cache.get(key)
         if current is None or current[0].version <= state.version:
             _cache[key] = (state, head_hash, committed)
-            _cache.move_to_end(key)
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
 
 
 @contextmanager

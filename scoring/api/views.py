@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -14,7 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.errors import DomainErrorsMixin
-from games.models import Table
+from games.selectors.tables import table_exists
+from scoring import selectors
 from scoring.api.permissions import StaffWritesOnly
 from scoring.api.serializers import (
     LedgerSerializer,
@@ -25,7 +25,6 @@ from scoring.api.serializers import (
     RescoreManySerializer,
     RescoreQuerySerializer,
 )
-from scoring.models import RulePreset
 from scoring.projections import ledger_for_table
 from scoring.services import presets
 from scoring.services.rescoring import rescore
@@ -33,10 +32,6 @@ from services.api.errors import ApiProblem
 from services.api.schema import PROBLEM
 
 WRITE_ERRORS = {400: PROBLEM, 401: PROBLEM, 403: PROBLEM}
-
-
-def _versions(name: str) -> QuerySet[RulePreset]:
-    return RulePreset.objects.filter(name=name).select_related("created_by")
 
 
 def _not_found(name: str) -> ApiProblem:
@@ -54,12 +49,7 @@ class PresetListView(DomainErrorsMixin, APIView):
 
     @extend_schema(operation_id="presets_list", responses={200: PresetSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        newest = (
-            RulePreset.objects.select_related("created_by")
-            .order_by("name", "-version")
-            .distinct("name")
-        )
-        return Response(PresetSerializer(newest, many=True).data)
+        return Response(PresetSerializer(selectors.newest_presets(), many=True).data)
 
     @extend_schema(
         operation_id="presets_create",
@@ -96,7 +86,7 @@ class PresetDetailView(DomainErrorsMixin, APIView):
     def put(self, request: Request, name: str) -> Response:
         serializer = PresetEditSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        if not _versions(name).exists():
+        if not selectors.preset_exists(name):
             raise _not_found(name)
         data: dict[str, Any] = serializer.validated_data
         preset = presets.edit_preset(
@@ -115,14 +105,14 @@ class PresetVersionsView(DomainErrorsMixin, APIView):
         responses={200: PresetSerializer(many=True), 404: PROBLEM},
     )
     def get(self, request: Request, name: str) -> Response:
-        versions = list(_versions(name).order_by("version"))
+        versions = selectors.preset_versions(name)
         if not versions:
             raise _not_found(name)
         return Response(PresetSerializer(versions, many=True).data)
 
 
 def _require_table(table_id: UUID) -> None:
-    if not Table.objects.filter(pk=table_id).exists():
+    if not table_exists(table_id):
         raise ApiProblem(
             status_code=status.HTTP_404_NOT_FOUND,
             code="no_such_table",

@@ -42,12 +42,12 @@ def started_table(username: str, rules: dict[str, Any], first_dealer: str = "eas
     """
     from django.contrib.auth import get_user_model
 
-    from games.services import commands
+    from games.services.table_commands import StartGame, TakeSeat, create_table, execute
 
     user = get_user_model().objects.get(username=username)
-    table_id = str(commands.create_table(actor=user, rules=rules, seats=BOT_SEATS).table_id)
-    commands.take_seat(table_id, actor=user, seat="south")
-    commands.start_game(table_id, actor=user, first_dealer=first_dealer)
+    table_id = str(create_table(actor=user, rules=rules, seats=BOT_SEATS).table_id)
+    execute(TakeSeat(table_id, "south"), user)
+    execute(StartGame(table_id, first_dealer), user)
     return table_id
 
 

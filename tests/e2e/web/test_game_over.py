@@ -15,7 +15,7 @@ ONE_HAND_GAME = {"preset": "standard", "target_score": 10, "lose_score": -10}
 def test_bots_finish_the_game_and_the_page_shows_result_and_winner(page: Any, orm: None) -> None:
     from django.contrib.auth import get_user_model
 
-    from games.services import commands
+    from games.services.table_commands import HandSeatToBot, execute
 
     username = sign_up(page)
     table_id = started_table(username, ONE_HAND_GAME)
@@ -24,7 +24,7 @@ def test_bots_finish_the_game_and_the_page_shows_result_and_winner(page: Any, or
 
     # Hand the seat to a bot: the rest of the game arrives over the WebSocket.
     user = get_user_model().objects.get(username=username)
-    commands.hand_seat_to_bot(table_id, actor=user, seat="south", level="easy")
+    execute(HandSeatToBot(table_id, "south", level="easy"), user)
 
     expect(page.locator("#game-over")).to_be_visible(timeout=60_000)
     expect(page.locator("#game-over-text")).to_contain_text("won")

@@ -14,7 +14,7 @@ from tests.e2e.web.steps import sign_up
 def test_server_restart_mid_game_loses_nothing(page: Any, server: Server, orm: None) -> None:
     from django.contrib.auth import get_user_model
 
-    from games.services import commands
+    from games.services.table_commands import PlaceBid, execute
 
     username = sign_up(page)
     page.click("#start-game")
@@ -26,7 +26,7 @@ def test_server_restart_mid_game_loses_nothing(page: Any, server: Server, orm: N
 
     # While the page is cut off, the player bids from elsewhere and the bots move on.
     user = get_user_model().objects.get(username=username)
-    commands.place_bid(table_id, actor=user, seat="south", bid=3)
+    execute(PlaceBid(table_id, "south", 3), user)
     server.web.start(timeout=60)
 
     expect(page.locator("#connection")).to_be_hidden(timeout=30_000)

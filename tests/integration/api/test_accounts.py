@@ -133,3 +133,21 @@ def test_session_authentication_works_for_me(alice: APIClient) -> None:
 
     assert response.status_code == 200
     assert response.json()["username"] == "alice"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{"is_staff": True}, {"is_superuser": True}, {"nickname": "d"}, {"emial": "d@example.org"}],
+)
+def test_register_refuses_unknown_fields_and_creates_nothing(
+    anonymous: APIClient, extra: dict[str, object]
+) -> None:
+    payload = {"username": "dave", "password": PASSWORD, **extra}
+
+    response = anonymous.post("/api/auth/register", payload, format="json")
+
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert body["code"] == "invalid"
+    assert f"Unknown field: {next(iter(extra))}" in body["message"]
+    assert not get_user_model().objects.filter(username="dave").exists()

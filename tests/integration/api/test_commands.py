@@ -188,12 +188,13 @@ def test_a_stale_expected_version_is_a_409_with_the_current_version(
     assert event_count() == before
 
 
-@pytest.mark.parametrize("expected", [-1, "x", 1.5, True])
+@pytest.mark.parametrize("expected", [-1, "x", 1.5, True, "3", "0", 3.0])
 def test_a_malformed_expected_version_is_a_400(
     started_table: dict[str, Any], players: Players, expected: Any
 ) -> None:
     table_id = started_table["id"]
     seat = turn_of(started_table)
+    before = event_count()
 
     response = post(
         players[seat],
@@ -203,6 +204,7 @@ def test_a_malformed_expected_version_is_a_400(
 
     assert response.status_code == 400, response.content
     assert response.json()["message"].startswith("expected_version: ")
+    assert event_count() == before
 
 
 def test_a_retried_command_returns_the_first_result_and_writes_nothing(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 from urllib.parse import quote
 
@@ -126,3 +127,18 @@ def test_rescore_many_needs_a_signed_in_user(anonymous: APIClient) -> None:
     )
 
     assert response.status_code == 401
+
+
+def test_rescore_many_takes_at_most_50_tables(alice: APIClient) -> None:
+    fifty_one = [str(uuid.UUID(int=n)) for n in range(1, 52)]
+
+    response = alice.post("/api/rescore", {"table_ids": fifty_one, "rules": "easy"}, format="json")
+
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert "table_ids" in body["fields"] and "50" in body["message"]
+    # Fifty is allowed (then the unknown tables are the problem, not the count).
+    response = alice.post(
+        "/api/rescore", {"table_ids": fifty_one[:50], "rules": "easy"}, format="json"
+    )
+    assert response.status_code == 404, response.content

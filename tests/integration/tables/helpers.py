@@ -5,8 +5,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.services import commands
 from games.services.actors import BotActor
+from games.services.table_commands import (
+    CommandResult,
+    LookAtCards,
+    PassCards,
+    PlaceBid,
+    PlayCard,
+    TableCommand,
+    execute,
+)
 from games.services.table_state import reading_state
 from tests.unit.domain.playing import RandomMove, random_move
 
@@ -18,17 +26,20 @@ def actor_for(state: Any, seat: int, users: dict[int, Any]) -> Any:
     return BOT if state.controller(seat) == "bot" else users[seat]
 
 
-def send(table_id: Any, move: RandomMove, actor: Any, **extra: Any) -> commands.CommandResult:
-    """Send one random move as the matching command."""
+def command_for(table_id: Any, move: RandomMove) -> TableCommand:
+    """The command that makes one random move."""
     if move.kind == "look":
-        return commands.look_at_cards(table_id, actor=actor, seat=move.seat, **extra)
+        return LookAtCards(table_id, move.seat)
     if move.kind == "bid":
-        return commands.place_bid(table_id, actor=actor, seat=move.seat, bid=move.bid, **extra)
+        return PlaceBid(table_id, move.seat, move.bid)
     if move.kind == "pass":
-        return commands.pass_cards(
-            table_id, actor=actor, seat=move.seat, cards=list(move.cards), **extra
-        )
-    return commands.play_card(table_id, actor=actor, seat=move.seat, card=move.cards[0], **extra)
+        return PassCards(table_id, move.seat, list(move.cards))
+    return PlayCard(table_id, move.seat, move.cards[0])
+
+
+def send(table_id: Any, move: RandomMove, actor: Any, **extra: Any) -> CommandResult:
+    """Send one random move as the matching command (``extra``: execute's options)."""
+    return execute(command_for(table_id, move), actor, **extra)
 
 
 def play_moves(

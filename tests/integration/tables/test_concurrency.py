@@ -12,8 +12,9 @@ from django.db import connections
 
 from eventstore.reading import read_stream
 from games.models import Table
-from games.services import commands
+from games.services import command_runner
 from games.services.errors import CommandRejected
+from games.services.table_commands import CommandResult, PlaceBid, TakeSeat, create_table, execute
 from games.services.table_state import forget, reading_state
 from tests.factories import TableFactory
 from tests.integration.tables.helpers import actor_for, send
@@ -72,7 +73,7 @@ def test_one_command_wins_each_version_and_nothing_is_lost(users):
             for i in range(THREADS)
         ]
         outcomes = race(calls)
-        wins = [o for o in outcomes if isinstance(o, commands.CommandResult)]
+        wins = [o for o in outcomes if isinstance(o, CommandResult)]
         losses = [o for o in outcomes if isinstance(o, CommandRejected)]
         assert len(wins) == 1, outcomes
         assert len(losses) == THREADS - 1
@@ -85,12 +86,9 @@ def test_one_command_wins_each_version_and_nothing_is_lost(users):
 def test_without_expected_version_the_losers_are_revalidated(users):
     table = started_table(users)
     before = len(read_stream(f"table-{table.id}"))
-    calls = [
-        (lambda: commands.place_bid(table.id, actor=users[1], seat="east", bid=3))
-        for _ in range(THREADS)
-    ]
+    calls = [(lambda: execute(PlaceBid(table.id, "east", 3), users[1])) for _ in range(THREADS)]
     outcomes = race(calls)
-    wins = [o for o in outcomes if isinstance(o, commands.CommandResult)]
+    wins = [o for o in outcomes if isinstance(o, CommandResult)]
     assert len(wins) == 1, outcomes
     for outcome in outcomes:
         if isinstance(outcome, CommandRejected):
@@ -106,15 +104,11 @@ def test_the_same_command_id_from_many_threads_appends_once(users):
     table = started_table(users)
     before = len(read_stream(f"table-{table.id}"))
     calls = [
-        (
-            lambda: commands.place_bid(
-                table.id, actor=users[1], seat="east", bid=3, command_id="same"
-            )
-        )
+        (lambda: execute(PlaceBid(table.id, "east", 3), users[1], command_id="same"))
         for _ in range(THREADS)
     ]
     outcomes = race(calls)
-    results = [o for o in outcomes if isinstance(o, commands.CommandResult)]
+    results = [o for o in outcomes if isinstance(o, CommandResult)]
     # Every sender gets the one result (late ones as duplicates); at most version races
     # may surface as 409s, never as a second append.
     assert sum(1 for r in results if not r.duplicate) == 1
@@ -133,25 +127,23 @@ def test_a_stale_cached_state_never_decides_wrongly(users):
         return table_state.fresh_state(table.id)
 
     stale = snapshot()  # east to bid
-    commands.place_bid(table.id, actor=users[1], seat="east", bid=2)
+    execute(PlaceBid(table.id, "east", 2), users[1])
     table_state._cache[key] = (stale[0], stale[1], True)
     # Legal now, refused by the stale state: re-checked on a fresh fold, it goes through.
-    commands.place_bid(table.id, actor=users[2], seat="south", bid=2)
+    execute(PlaceBid(table.id, "south", 2), users[2])
     stale = snapshot()  # west to bid
-    commands.place_bid(table.id, actor=users[3], seat="west", bid=2)
+    execute(PlaceBid(table.id, "west", 2), users[3])
     # Legal on the stale state, but the stream moved on: the append fails and the retry
     # on a fresh fold gives the true answer.
     table_state._cache[key] = (stale[0], stale[1], True)
     before = len(read_stream(f"table-{table.id}"))
     with pytest.raises(CommandRejected) as refused:
-        commands.place_bid(table.id, actor=users[3], seat="west", bid=2)
+        execute(PlaceBid(table.id, "west", 2), users[3])
     assert (refused.value.status, refused.value.code) == (400, "not_your_turn")
     assert len(read_stream(f"table-{table.id}")) == before
     # A client's expected version ahead of the stale cache: caught up, not refused.
     table_state._cache[key] = (stale[0], stale[1], True)
-    result = commands.place_bid(
-        table.id, actor=users[0], seat="north", bid=2, expected_version=before
-    )
+    result = execute(PlaceBid(table.id, "north", 2), users[0], expected_version=before)
     assert result.version == before + 1
     assert Table.objects.get(id=table.id).version == before + 1
 
@@ -163,9 +155,9 @@ def test_a_command_that_keeps_losing_races_holds_the_stream_on_its_last_try(
 
     from tests.factories import UserFactory
 
-    table_id = commands.create_table(actor=users[0], rules="standard").table_id
+    table_id = create_table(actor=users[0], rules="standard").table_id
     rivals = iter([(UserFactory(), "east"), (UserFactory(), "south"), (UserFactory(), "west")])
-    real_append = commands.append
+    real_append = command_runner.append
     tries: list[bool] = []
     mine = threading.get_ident()
 
@@ -177,16 +169,16 @@ def test_a_command_that_keeps_losing_races_holds_the_stream_on_its_last_try(
         tries.append(connection.in_atomic_block)
         if not connection.in_atomic_block:
             user, seat = next(rivals)
-            race([partial(commands.take_seat, table_id, actor=user, seat=seat)])
+            race([partial(execute, TakeSeat(table_id, seat), user)])
         return real_append(*args, **kwargs)
 
-    monkeypatch.setattr(commands, "append", append_after_a_rival)
-    taken = commands.take_seat(table_id, actor=users[1], seat="north")
+    monkeypatch.setattr(command_runner, "append", append_after_a_rival)
+    taken = execute(TakeSeat(table_id, "north"), users[1])
 
-    assert tries == [False] * (commands.RETRIES - 1) + [True]
+    assert tries == [False] * (command_runner.RETRIES - 1) + [True]
     forget(table_id)
     with reading_state(table_id) as state:
         assert state.players[0] == users[1].pk
         assert state.version == taken.version
     types = [event.type for event in read_stream(f"table-{table_id}")]
-    assert types.count("SeatTaken") == commands.RETRIES
+    assert types.count("SeatTaken") == command_runner.RETRIES

@@ -1,0 +1,404 @@
+"""The table's use cases: one small dataclass per command, run by :func:`execute`.
+
+``execute(PlaceBid(table_id, "east", 4), actor, expected_version=12, command_id="c-1")``
+checks the arguments, lets the domain decide (``games.domain.decisions``, through the same
+fold that replays the stream later) and hands the result to the command runner
+(``games.services.command_runner``), which appends the events with the expected version and
+updates the :class:`games.models.Table` read model in the same transaction.  Refusals raise
+:class:`CommandRejected` and write nothing.  A ``command_id`` makes a command idempotent:
+sent again, it returns the first result with ``duplicate=True``.
+
+Hands are dealt by the table itself: the card that ends a hand is appended together with
+the next ``HandDealt`` (or, when the game is over, ``DealSeedRevealed``).  Deals derive
+from a secret seed committed to (``DealCommitted``) before the first deal.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from django.db import transaction
+
+from eventstore.errors import WrongExpectedVersion
+from eventstore.recorder import append
+from games.domain import decisions
+from games.domain import events as ev
+from games.domain.decisions import ActorRef, parse_seat_arg
+from games.domain.streams import table_stream_id
+from games.domain.table import TableState, seed_commitment
+from games.engine.errors import IllegalMove
+from games.engine.rules import RulesError
+from games.models import Table, TableSecret
+from scoring.services.presets import resolve
+
+from .actors import Actor, actor_ref
+from .command_runner import (
+    CommandResult,
+    check_command_id,
+    command_result,
+    new_events,
+    refusal,
+    run_command,
+)
+from .errors import CommandRejected
+from .quotas import check_table_quota
+from .read_model import create_row
+from .table_state import parse_table_id, put_back
+
+__all__ = [
+    "COMMANDS",
+    "AbandonTable",
+    "CommandRejected",
+    "CommandResult",
+    "HandSeatToBot",
+    "LeaveSeat",
+    "LookAtCards",
+    "PassCards",
+    "PlaceBid",
+    "PlayCard",
+    "StartGame",
+    "TableCommand",
+    "TakeSeat",
+    "TakeSeatBack",
+    "TurnTimedOut",
+    "create_table",
+    "execute",
+]
+
+CREATE_NAMESPACE = uuid.UUID("5f1b3a4e-7c2d-4e8a-9b61-2d3c4e5f6a7b")
+
+
+def execute(
+    command: TableCommand,
+    actor: Actor,
+    *,
+    expected_version: object = None,
+    command_id: object = None,
+) -> CommandResult:
+    """Run one command at its table for ``actor``.
+
+    ``expected_version``: the version the actor decided on (a stale one is a 409 and
+    nothing is retried); without it a command that lost a race is re-decided on the new
+    state.  ``command_id``: text of 1 to 200 characters that makes the command idempotent.
+    """
+    return command.run(actor, expected_version, command_id)
+
+
+# ---------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True, slots=True)
+class TableCommand:
+    """A command to a table that exists; ``name`` is its use case (and API operation)."""
+
+    name: ClassVar[str]
+    table_id: object
+
+    def run(self, actor: Actor, expected_version: object, command_id: object) -> CommandResult:
+        raise NotImplementedError  # pragma: no cover
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCommand(TableCommand):
+    """A command given for one seat (``"north"``..``"west"`` or 0-3)."""
+
+    seat: object
+
+    def needs_seed(self, state: TableState) -> bool:
+        """Whether deciding on ``state`` needs the table's deal secret (``seed``)."""
+        return False
+
+    def decide(
+        self, state: TableState, who: ActorRef, seat: int, seed: str | None
+    ) -> list[ev.DomainEvent]:
+        raise NotImplementedError  # pragma: no cover
+
+    def run(self, actor: Actor, expected_version: object, command_id: object) -> CommandResult:
+        seat = _seat(self.seat)
+        who = actor_ref(actor)
+        decide = self.decide
+        return run_command(
+            self.table_id,
+            actor,
+            lambda state, seed: decide(state, who, seat, seed),
+            expected_version=expected_version,
+            command_id=command_id,
+            needs_seed=self.needs_seed,
+        )
+
+
+# ------------------------------------------------ lobby
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat(SeatCommand):
+    """The actor (a signed-in user) sits at ``seat`` before the game starts."""
+
+    name: ClassVar[str] = "take_seat"
+
+    def decide(
+        self, state: TableState, who: ActorRef, seat: int, seed: str | None
+    ) -> list[ev.DomainEvent]:
+        return decisions.decide_take_seat(state, who, seat)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveSeat(SeatCommand):
+    """The actor stands up from ``seat`` before the game starts."""
+
+    name: ClassVar[str] = "leave_seat"
+
+    def decide(
+        self, state: TableState, who: ActorRef, seat: int, seed: str | None
+    ) -> list[ev.DomainEvent]:
+        return decisions.decide_leave_seat(state, who, seat)
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame(TableCommand):
+    """Start play: commits to a fresh secret seed and deals hand 1 from it.
+
+    The creator, a seated player, staff or the system may start; every human seat must be
+    taken.  ``first_dealer`` defaults to a random seat.
+    """
+
+    name: ClassVar[str] = "start_game"
+    first_dealer: object = None
+
+    def run(self, actor: Actor, expected_version: object, command_id: object) -> CommandResult:
+        dealer = secrets.randbelow(4) if self.first_dealer is None else _seat(self.first_dealer)
+        who = actor_ref(actor)
+        table_uuid = parse_table_id(self.table_id)
+        seed = secrets.token_hex(32)
+
+        def decide(state: TableState, _: str | None) -> list[ev.DomainEvent]:
+            return decisions.decide_start(state, who, first_dealer=dealer, seed=seed)
+
+        def keep_secret() -> None:
+            # Written with the events, in the same transaction, and never updated.
+            TableSecret.objects.create(
+                table_id=table_uuid, seed=seed, commitment=seed_commitment(seed)
+            )
+
+        return run_command(
+            table_uuid,
+            actor,
+            decide,
+            expected_version=expected_version,
+            command_id=command_id,
+            after_append=keep_secret,
+        )
+
+
+# ------------------------------------------------ play
+
+
+@dataclass(frozen=True, slots=True)
+class LookAtCards(SeatCommand):
+    """A seat that may bid blind nil looks at its cards (and so gives blind nil up)."""
+
+    name: ClassVar[str] = "look_at_cards"
+
+    def decide(
+        self, state: TableState, who: ActorRef, seat: int, seed: str | None
+    ) -> list[ev.DomainEvent]:
+        return decisions.decide_look(state, who, seat)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceBid(SeatCommand):
+    """A bid for ``seat``: 0-13, ``"nil"`` or ``"blind_nil"`` (before looking)."""
+
+    name: ClassVar[str] = "place_bid"
+    bid: object
+
+    def decide(
+        self, state: TableState, who: ActorRef, seat: int, seed: str | None
+    ) -> list[ev.DomainEvent]:
+        return decisions.decide_bid(state, who, seat, self.bid)
+
+
+@dataclass(frozen=True, slots=True)
+class PassCards(SeatCommand):
+    """Two cards from ``seat`` to its partner after a blind nil bid."""
+
+    name: ClassVar[str] = "pass_cards"
+    cards: Sequence[object]
+
+    def decide(
+        self, state: TableState, who: ActorRef, seat: int, seed: str | None
+    ) -> list[ev.DomainEvent]:
+        return decisions.decide_pass(state, who, seat, self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard(SeatCommand):
+    """A card for ``seat``; the hand's last card also appends the next deal or the reveal."""
+
+    name: ClassVar[str] = "play_card"
+    card: object
+
+    def needs_seed(self, state: TableState) -> bool:
+        # Only the hand's last card: it appends the next deal (or the reveal) with it.
+        return decisions.play_needs_seed(state)
+
+    def decide(
+        self, state: TableState, who: ActorRef, seat: int, seed: str | None
+    ) -> list[ev.DomainEvent]:
+        return decisions.decide_play(state, who, seat, self.card, seed)
+
+
+# ------------------------------------------------ seats during play
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimedOut(SeatCommand):
+    """The turn timer ran out on ``seat`` (the actor is ``SystemActor("timer")``): the
+    timeout is recorded and a bot of ``level`` plays the seat until its player takes it
+    back.  Give the ``expected_version`` the deadline was computed for, so a move that
+    arrived meanwhile wins."""
+
+    name: ClassVar[str] = "turn_timed_out"
+    level: str = "normal"
+
+    def decide(
+        self, state: TableState, who: ActorRef, seat: int, seed: str | None
+    ) -> list[ev.DomainEvent]:
+        return decisions.decide_timeout(state, who, seat, self.level)
+
+
+@dataclass(frozen=True, slots=True)
+class HandSeatToBot(SeatCommand):
+    """The seat's player lets a bot of ``level`` play for them."""
+
+    name: ClassVar[str] = "hand_seat_to_bot"
+    level: str = "normal"
+
+    def decide(
+        self, state: TableState, who: ActorRef, seat: int, seed: str | None
+    ) -> list[ev.DomainEvent]:
+        return decisions.decide_hand_to_bot(state, who, seat, self.level)
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeatBack(SeatCommand):
+    """The seat's player plays it again after a bot stood in."""
+
+    name: ClassVar[str] = "take_seat_back"
+
+    def decide(
+        self, state: TableState, who: ActorRef, seat: int, seed: str | None
+    ) -> list[ev.DomainEvent]:
+        return decisions.decide_take_back(state, who, seat)
+
+
+@dataclass(frozen=True, slots=True)
+class AbandonTable(TableCommand):
+    """Give the table up before its game ends (``TableAbandoned``): its creator, while no
+    other person sits at it, or the scheduler (``SystemActor("scheduler")``) for an idle
+    all-bot table.  Bots stop; the table no longer counts against its creator's quota."""
+
+    name: ClassVar[str] = "abandon_table"
+
+    def run(self, actor: Actor, expected_version: object, command_id: object) -> CommandResult:
+        who = actor_ref(actor)
+        return run_command(
+            self.table_id,
+            actor,
+            lambda state, _seed: decisions.decide_abandon(state, who),
+            expected_version=expected_version,
+            command_id=command_id,
+        )
+
+
+# Every command to an existing table, by its use case's name.
+COMMANDS: dict[str, type[TableCommand]] = {
+    command.name: command
+    for command in (
+        TakeSeat,
+        LeaveSeat,
+        StartGame,
+        LookAtCards,
+        PlaceBid,
+        PassCards,
+        PlayCard,
+        TurnTimedOut,
+        HandSeatToBot,
+        TakeSeatBack,
+        AbandonTable,
+    )
+}
+
+
+def _seat(seat: object) -> int:
+    try:
+        return parse_seat_arg(seat)
+    except IllegalMove as error:
+        raise refusal(error) from None
+
+
+# ---------------------------------------------------------------- a new table
+
+
+def create_table(
+    *,
+    actor: Actor,
+    rules: str | dict[str, Any] | None = None,
+    preset: str | None = None,
+    seats: dict[Any, Any] | None = None,
+    turn_timer_seconds: int | None = None,
+    command_id: str | None = None,
+    preset_version: int | None = None,
+) -> CommandResult:
+    """A new table in the lobby. ``rules``: a preset name or ``{"preset": NAME, **overrides}``
+    (``preset`` is the same as ``rules=NAME``); the preset version and the full rules
+    snapshot are pinned in ``TableCreated``.  ``seats``: ``{seat: {"kind": "human"|"bot",
+    "level": "easy"|"normal"|"hard"}}``, missing seats are human.
+    """
+    who = actor_ref(actor)
+    if who.kind == "anonymous":
+        raise CommandRejected("players_only", "Sign in to create a table.", 403)
+    cid = check_command_id(command_id)
+    if rules is not None and preset is not None:
+        raise CommandRejected("rules_and_preset", "Give either rules or preset, not both.")
+    spec = rules if rules is not None else preset
+    try:
+        resolved = resolve(spec, preset_version)
+    except RulesError as error:
+        raise CommandRejected("bad_rules", str(error)) from None
+    # With a command id the table's id derives from it, so a retry lands on the same stream
+    # and the store's per-stream idempotency answers it.
+    table_id = uuid.uuid4() if cid is None else uuid.uuid5(CREATE_NAMESPACE, f"{who.user_id}:{cid}")
+    state = TableState()
+    try:
+        domain_events = decisions.decide_create(
+            state,
+            rules=resolved.rules,
+            preset_name=resolved.preset_name,
+            preset_version=resolved.preset_version,
+            seats=seats,
+            turn_timer_seconds=turn_timer_seconds,
+            created_by=who.user_id,
+        )
+    except IllegalMove as error:
+        raise refusal(error) from None
+    with transaction.atomic():
+        # A retried creation (its table exists) is answered below, not counted again.
+        retried = cid is not None and Table.objects.filter(id=table_id).exists()
+        if who.user_id is not None and not retried:
+            check_table_quota(who.user_id, state)
+        try:
+            result = append(
+                table_stream_id(table_id), 0, new_events(domain_events, actor), command_id=cid
+            )
+        except WrongExpectedVersion:  # pragma: no cover - only a uuid5 collision gets here
+            raise CommandRejected("table_exists", "That table exists already.", 409) from None
+        if result.duplicate:
+            return command_result(table_id, result)
+        create_row(table_id, state, result.events[-1].recorded_at)
+        put_back(table_id, state, result.events[-1].hash, committed=False)
+    return command_result(table_id, result)

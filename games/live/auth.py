@@ -15,6 +15,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from django.contrib.auth.models import AnonymousUser
+from rest_framework.authtoken.models import Token
 
 
 def query_parameters(scope: dict[str, Any]) -> dict[str, list[str]]:
@@ -26,8 +27,6 @@ def query_parameters(scope: dict[str, Any]) -> dict[str, list[str]]:
 @database_sync_to_async
 def user_for_token(key: str) -> Any:
     """The active user owning DRF token ``key``, or None."""
-    from rest_framework.authtoken.models import Token
-
     token = Token.objects.select_related("user").filter(key=key).first()
     if token is None or not token.user.is_active:
         return None

@@ -5,6 +5,7 @@ theirs across messages)."""
 
 from __future__ import annotations
 
+import contextlib
 import select
 
 from django.db import connection
@@ -27,6 +28,7 @@ def ensure_sound_connection() -> None:
         if connection.connection is None:
             return
     if closed_by_server(connection.connection):
+        consume_goodbye(connection.connection)
         connection.close()
 
 
@@ -41,3 +43,14 @@ def closed_by_server(raw: object) -> bool:
     poller = select.poll()
     poller.register(descriptor, select.POLLIN | select.POLLPRI)
     return bool(poller.poll(0))
+
+
+def consume_goodbye(raw: object) -> None:
+    """Let libpq read what the server sent last, so the connection knows it is broken (a
+    connection pool then discards it instead of handing it out again)."""
+    pgconn = getattr(raw, "pgconn", None)
+    if pgconn is None:
+        return
+    # Reading the end of the stream raises: exactly what marks the connection broken.
+    with contextlib.suppress(Exception):
+        pgconn.consume_input()

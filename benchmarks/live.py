@@ -22,9 +22,9 @@ Figures:
   for a spectator, read at the end) but did not, plus events it received more than once,
   plus messages whose ``after`` did not continue the previous message (must be 0).
 
-Commit times are the ``committed_at`` of the commit notices that ``games.live.fanout``
-publishes on Redis right after each commit (wall clock of the committing process: all
-processes share one machine). Each figure has p50, p95 and p99 (ms).
+Commit times are the ``committed_at`` of the commit notices (``games.live.notices``) that
+``games.live.fanout`` publishes on Redis right after each commit (wall clock of the
+committing process: all processes share one machine). Each figure has p50, p95 and p99 (ms).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class CommitLog:
     def __init__(self, redis_url: str) -> None:
         import redis
 
-        from games.live.fanout import commits_channel, parse_commit_notices
+        from games.live.notices import commits_channel, parse_commit_notices
 
         self.parse = parse_commit_notices
         self.client = redis.Redis.from_url(redis_url)

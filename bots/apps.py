@@ -1,7 +1,18 @@
 from django.apps import AppConfig
 
+from eventstore.signals import events_committed
+
 
 class BotsConfig(AppConfig):
+    """``bots``: listens to every commit and sends the turn of a bot that is due."""
+
     default_auto_field = "django.db.models.BigAutoField"
     name = "bots"
     verbose_name = "Computer players"
+
+    def ready(self) -> None:
+        # Imported once the app registry is ready: the dispatcher reads the tables' read
+        # model (games.models), which cannot be imported while the registry is populated.
+        from bots.dispatch import on_events_committed
+
+        events_committed.connect(on_events_committed, dispatch_uid="bots.dispatch")

@@ -7,17 +7,17 @@ from typing import Any
 
 from celery import shared_task
 
+from bots.turns import play_bot_turn as play
+from games.live.connections import ensure_sound_connection
+
 
 @shared_task(name="bots.tasks.play_bot_turn", ignore_result=True, acks_late=True)
 def play_bot_turn(table_id: str, version: int) -> dict[str, Any]:
     """Play the bot's move at ``table_id`` if the table is still at ``version``.
 
-    Stale, duplicated and retried tasks do nothing (see ``games.live.bot_turns``).
+    Stale, duplicated and retried tasks do nothing (see ``bots.turns``).
     """
-    from games.live.bot_turns import play_bot_turn as play
-    from games.live.tables import drop_broken_connection
-
-    drop_broken_connection()
+    ensure_sound_connection()
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise ValueError(f"version must be a positive integer, got {version!r}")
     table_id = str(uuid.UUID(str(table_id)))

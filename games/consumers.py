@@ -24,7 +24,6 @@ timing (a notice for a version already sent is ignored).
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
@@ -34,13 +33,15 @@ import orjson
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 
 from games.live.auth import query_parameters
 from games.live.connection_limits import CLOSE_TOO_MANY_CONNECTIONS, claim_slot, over_cap_message
-from games.live.fanout import table_group
-
-#: Seconds between checks of the table's version while no notice arrives (safety net).
-RESYNC_SECONDS = float(os.environ.get("SPADES_WS_RESYNC_SECONDS", "5"))
+from games.live.connections import ensure_sound_connection
+from games.live.notices import table_group
+from games.live.rendered_updates import events_since, notified_events, shared_update, table_state
+from games.live.tables import table_version
+from services.api.parsers import loads_safely
 
 T = TypeVar("T")
 
@@ -63,40 +64,17 @@ def parse_version(raw: object, *, name: str = "after") -> int:
     return raw
 
 
-def _load_state(table_id: str, viewer: Any) -> dict[str, Any] | None:
-    """The viewer's table view, or None when there is no such table."""
-    from games.live.views import table_state
-
-    return table_state(table_id, viewer)
-
-
-def _load_events(
-    table_id: str, viewer: Any, after: int, notified: Sequence[Any] = ()
-) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
-    """(version, the viewer's events in (after, version], the viewer's view at version);
-    ``notified``: the events a commit notice carried, if any."""
-    from games.live.views import events_since
-
-    return events_since(table_id, viewer, after, notified)
-
-
 _table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
 def table_lock(table_id: str) -> asyncio.Lock:
     """The connections of one table read it one at a time (on the event loop, holding no
     thread): the first renders the update and puts the cached fold back, the others
-    reuse the rendering (``games.live.views.shared_update``) or at least that fold."""
+    reuse the rendering (``games.live.rendered_updates.shared_update``) or at least that fold."""
     lock = _table_locks.get(table_id)
     if lock is None:
         lock = _table_locks[table_id] = asyncio.Lock()
     return lock
-
-
-def _current_version(table_id: str) -> int | None:
-    from games.live.tables import table_version
-
-    return table_version(table_id)
 
 
 def in_thread_pool(function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
@@ -104,20 +82,23 @@ def in_thread_pool(function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     each consumer still handles its own messages in order, while different tables' reads
     overlap their database waits. Each pool thread keeps its connection (no
     ``close_old_connections`` per call: with health checks on, that costs a ``SELECT 1``
-    round trip per message); one that failed is dropped before the next call."""
+    round trip per message); one that failed, or that the server ended, is dropped before
+    the next call (``ensure_sound_connection``), so that call reconnects instead of
+    failing."""
 
     def with_sound_connection(*args: Any) -> T:
-        from games.live.tables import drop_broken_connection
-
-        drop_broken_connection()
+        ensure_sound_connection()
         return function(*args)
 
     return sync_to_async(with_sound_connection, thread_sensitive=False)
 
 
-load_state = in_thread_pool(_load_state)
-load_events = in_thread_pool(_load_events)
-current_version = in_thread_pool(_current_version)
+#: The viewer's table view, or None when there is no such table.
+load_state = in_thread_pool(table_state)
+#: (version, the viewer's events in (after, version], the viewer's view at version), given
+#: the events a commit notice carried, if any.
+load_events = in_thread_pool(events_since)
+current_version = in_thread_pool(table_version)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -185,9 +166,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def resync_periodically(self) -> None:
         """Safety net for a lost group notice (the pub/sub layer delivers at most once):
-        every ``RESYNC_SECONDS`` compare the table's version with the last one sent."""
+        every ``settings.WS_RESYNC_SECONDS`` compare the table's version with the last one
+        sent."""
         while True:
-            await asyncio.sleep(RESYNC_SECONDS)
+            await asyncio.sleep(settings.WS_RESYNC_SECONDS)
             version = await current_version(self.table_id)
             if version is not None and self.last_sent is not None and version > self.last_sent:
                 await self.send_events()
@@ -215,6 +197,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "code": "bad_request", "message": str(exc)})
             return
         await self.send_events(force=True, after=after)
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        """The REST API's JSON limits (``services.api.parsers``): nesting too deep for
+        Python's decoder is a ``ValueError`` (a bad request), not a ``RecursionError``
+        that would close the socket."""
+        return loads_safely(text_data)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         content: Any = None
@@ -265,8 +254,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         async with table_lock(self.table_id):
             loaded = None
             if at_least is not None:
-                from games.live.views import notified_events, shared_update
-
                 loaded = shared_update(self.table_id, self.viewer, after, at_least)
                 if loaded is None and notified:
                     # Pure CPU when it succeeds: cheaper here than a hop to a pool thread.

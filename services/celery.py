@@ -1,7 +1,8 @@
 """Celery application ``services``: broker is REDIS_URL (see settings.CELERY_*).
 
 Queues: ``bots`` carries bot moves (``bots.tasks.play_bot_turn``); ``timers`` carries the
-scheduler's periodic jobs (bot watchdog, turn timers). ``services.worker`` consumes both.
+scheduler's periodic jobs (the bot watchdog ``bots.watchdog.redispatch_overdue_bots``, the
+turn timers ``games.live.tasks.expire_turn_timers``). ``services.worker`` consumes both.
 """
 
 import logging
@@ -9,6 +10,8 @@ import os
 
 from celery import Celery
 from celery.signals import after_setup_logger, worker_process_init, worker_ready
+
+from services.heap import settle_after_startup
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "services.settings")
 
@@ -35,9 +38,10 @@ IDLE_TABLES_INTERVAL = 60.0
 
 app = Celery("services")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.include = ["bots.tasks", "games.live.tasks", "games.tasks"]
+app.conf.include = ["bots.tasks", "bots.watchdog", "games.live.tasks", "games.tasks"]
 app.conf.task_routes = {
     "bots.tasks.*": {"queue": BOTS_QUEUE},
+    "bots.watchdog.*": {"queue": TIMERS_QUEUE},
     "games.live.tasks.*": {"queue": TIMERS_QUEUE},
     "games.tasks.*": {"queue": TIMERS_QUEUE},
 }
@@ -45,11 +49,12 @@ app.conf.task_default_queue = BOTS_QUEUE
 # Celery's Django fixup closes every database connection before and after each task
 # unless this is set: a reconnect (TCP + authentication) per bot move was ~15% of a
 # worker's CPU. Reuse each connection for this many tasks instead; a connection that
-# failed is dropped at the next task's start (bots.tasks).
+# failed, or that the server ended, is dropped at the next task's start
+# (games.live.connections).
 app.conf["CELERY_DB_REUSE_MAX"] = int(os.environ.get("SPADES_CELERY_DB_REUSE_MAX", "1000"))
 app.conf.beat_schedule = {
     "bot-watchdog": {
-        "task": "games.live.tasks.redispatch_overdue_bots",
+        "task": "bots.watchdog.redispatch_overdue_bots",
         "schedule": WATCHDOG_INTERVAL,
         # A job nobody picked up before the next one is worthless: drop it.
         "options": {"expires": WATCHDOG_INTERVAL, "queue": TIMERS_QUEUE},
@@ -87,6 +92,4 @@ def quiet_per_task_logs(**_: object) -> None:
 def settle_heap(**_: object) -> None:
     """Exempt what start-up loaded from full collections (services/heap.py): in the worker
     (thread pool) and in each prefork child."""
-    from services.heap import settle_after_startup
-
     settle_after_startup()

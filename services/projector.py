@@ -2,7 +2,7 @@
 
 ``python -m services.projector [--poll SECONDS] [--once]``. Each round runs
 ``eventstore.subscriptions.catch_up`` for every registered projection, then sleeps until a
-commit is announced on the Redis channel ``games.live.fanout.commits_channel()`` (published
+commit is announced on the Redis channel ``games.live.notices.commits_channel()`` (published
 after every commit by ``games.live``) or until the poll interval passes, whichever comes
 first. The poll is the fallback for a lost notification or a commit made by a process that
 does not publish (e.g. a manual script); ``catch_up`` itself never skips an event, so
@@ -20,6 +20,13 @@ import time
 from pathlib import Path
 from types import FrameType
 from typing import Any
+
+import django
+from django.db import close_old_connections, connection
+
+from eventstore.subscriptions import catch_up, registered_projections
+from games.live.commit_subscription import commit_notices
+from services.heap import settle_after_startup
 
 logger = logging.getLogger("services.projector")
 
@@ -54,10 +61,6 @@ class Projector:
 
     def catch_up_all(self) -> int:
         """One round: catch every registered projection up; returns events processed."""
-        from django.db import close_old_connections
-
-        from eventstore.subscriptions import catch_up, registered_projections
-
         close_old_connections()
         processed = 0
         for projection in registered_projections():
@@ -88,8 +91,6 @@ class Projector:
 
     def run(self, *, once: bool = False) -> None:
         """Catch up, then wait for a commit notice or the poll interval, until stopped."""
-        from games.live.fanout import commit_notices
-
         notices = commit_notices()
         try:
             while not self.stopping:
@@ -101,8 +102,6 @@ class Projector:
                 self.wait_for_commit(notices)
         finally:
             notices.close()
-            from django.db import connection
-
             connection.close()
 
 
@@ -132,11 +131,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(0 if healthy else 1)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "services.settings")
-    import django
-
     django.setup()
-    from services.heap import settle_after_startup
-
     settle_after_startup()
     projector = Projector(args.poll)
     signal.signal(signal.SIGTERM, projector.stop)

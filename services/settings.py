@@ -263,6 +263,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 
+# ---------------------------------------------------------------- live play
+# A bot due for longer than this (seconds) has its turn re-sent by the watchdog.
+BOT_OVERDUE_SECONDS = float(env_str("SPADES_BOT_OVERDUE_SECONDS", "3"))
+# Seconds between a WebSocket consumer's checks of its table's version while no commit
+# notice arrives (the safety net for a lost notice).
+WS_RESYNC_SECONDS = float(env_str("SPADES_WS_RESYNC_SECONDS", "5"))
+
 # ---------------------------------------------------------------- auth, i18n, static
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

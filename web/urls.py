@@ -1,9 +1,7 @@
-"""The browser client's pages and its helper endpoint."""
+"""The browser client's pages, and the bots' helper endpoint it asks (``bots.urls``)."""
 
-from django.urls import path
+from django.urls import include, path
 from django.views.generic import TemplateView
-
-from web.api import BidSuggestionView
 
 
 class WatchView(TemplateView):
@@ -19,14 +17,6 @@ urlpatterns = [
         TemplateView.as_view(template_name="web/calculator.html"),
         name="web-calculator",
     ),
-    path(
-        "tables/<uuid:table_id>/watch/",
-        WatchView.as_view(),
-        name="web-watch",
-    ),
-    path(
-        "api/tables/<uuid:table_id>/suggestion",
-        BidSuggestionView.as_view(),
-        name="table-bid-suggestion",
-    ),
+    path("tables/<uuid:table_id>/watch/", WatchView.as_view(), name="web-watch"),
+    path("", include("bots.urls")),
 ]

@@ -1,13 +1,21 @@
-"""Live play: what happens after a table's events commit.
+"""Live play: what happens after a table's events commit, and the WebSocket side of it.
 
-- ``fanout``: after every commit, announce it (Redis pub/sub for the projector, the
-  Channels group of the table for its WebSocket consumers) and dispatch a bot turn if one
-  is due.
-- ``dispatch``: decide whether a bot must move and send ``bots.tasks.play_bot_turn``.
-- ``bot_turns``: what that task does (fold, ask the strategy, call the same command as a
-  human).
-- ``timers`` / ``tasks``: the scheduler's jobs (bot watchdog, turn timers).
-- ``auth``: WebSocket authentication by DRF token.
+- ``fanout``: after every commit, announce it (the Channels group of the table for its
+  WebSocket consumers, Redis pub/sub for the projector);
+- ``notices``: the format of those announcements (commit notice, group message, channels);
+- ``publisher``: the thread that PUBLISHes the notices in batches;
+- ``announcer``: the other after-commit threads (the notifier here, the bots' dispatcher);
+- ``commit_subscription``: the projector's subscription to the commit notices;
+- ``rendered_updates``: what a consumer sends (the viewer's events and view), rendered
+  once per seat and commit for all of a table's connections;
+- ``tables``: the read model, fold and commands as live play needs them;
+- ``connections``: long-lived threads' database connections, kept sound between uses;
+- ``timers`` / ``tasks``: the turn timers (a scheduler job);
+- ``auth``: WebSocket authentication by DRF token; ``processes``: starting the platform's
+  processes from Python (live tests, benchmarks).
 
-A Django app (label ``live``) so that its signal receivers are connected in every process.
+Bots' turns (deciding one is due, dispatching it, the watchdog) are the bots' (``bots``),
+which listen to the same commit signal: nothing here imports ``bots``.
+
+A Django app (label ``live``) so that its signal receiver is connected in every process.
 """

@@ -15,6 +15,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from django.contrib.auth.models import AnonymousUser
+from rest_framework.authtoken.models import Token
 
 from accounts.tokens import is_expired
 
@@ -29,8 +30,6 @@ def query_parameters(scope: dict[str, Any]) -> dict[str, list[str]]:
 def user_for_token(key: str) -> Any:
     """The active user owning DRF token ``key``, or None (also once it expired or was
     revoked by logging out: ``accounts.tokens``)."""
-    from rest_framework.authtoken.models import Token
-
     token = Token.objects.select_related("user").filter(key=key).first()
     if token is None or not token.user.is_active or is_expired(token):
         return None

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import logging
 
+from games.live.tables import is_stale_refusal, overdue_human_turns, time_out_turn
+
 logger = logging.getLogger(__name__)
 
 TIMEOUT_LEVEL = "normal"
@@ -25,8 +27,6 @@ def timeout_command_id(table_id: str, version: int, seat: int) -> str:
 
 def expire_overdue_turns() -> int:
     """Record a timeout for every expired turn; returns how many were recorded."""
-    from games.live.tables import is_stale_refusal, overdue_human_turns, time_out_turn
-
     recorded = 0
     for table_id, version, seat in overdue_human_turns():
         try:

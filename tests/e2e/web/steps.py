@@ -32,6 +32,9 @@ def sign_up(page: Any, *, goto: bool = True, lobby: bool = True) -> str:
     if lobby:
         expect(page.locator("#setup-section")).to_be_visible()
     expect(page.locator("#account-name")).to_have_text(username)
+    # The setup form shows before its rules list is loaded; filling the list resets the
+    # custom options, so a choice made earlier is lost. Start is enabled once it is filled.
+    expect(page.locator("#start-game")).to_be_enabled()
     return username
 
 

@@ -11,6 +11,7 @@ import pytest
 from bots.strategies.decision import BID, LOOK, PASS, PLAY
 from bots.strategies.registry import get_strategy
 from bots.strategies.replay import replay_decision
+from bots.turns import PLAYED, play_bot_turn
 from eventstore.reading import read_stream
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState
@@ -18,7 +19,6 @@ from games.engine.bidding import bid_label
 from games.engine.cards import card_name
 from games.engine.seats import parse_seat
 from games.engine.view import seat_view
-from games.live.bot_turns import PLAYED, play_bot_turn
 from games.services import commands, table_state
 from games.services.table_state import reading_state
 from tests.factories import UserFactory

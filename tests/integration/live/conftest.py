@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from games.live.fanout import flush_announcements
+from games.live.announcer import flush_announcements
 from games.live.processes import (
     ManagedProcess,
     ProcessFailed,
@@ -273,8 +273,9 @@ def wait_for_status(table_id: str, status: str, timeout: float, processes: Proce
 def human_move(table_id: str, user: Any, seat: int) -> Any:
     """The move an Easy strategy would make for ``seat``, sent as the human ``user``."""
     from bots.strategies.registry import get_strategy
+    from bots.turns import call_move
     from games.engine.view import seat_view
-    from games.live.tables import call_move, reading_table
+    from games.live.tables import reading_table
 
     with reading_table(table_id) as state:
         version = state.version

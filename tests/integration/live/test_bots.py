@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from bots.turns import turn_seed
 from eventstore.reading import read_stream
-from games.live.bot_turns import turn_seed
 from tests.integration.live.conftest import (
     Processes,
     assert_history_sound,
@@ -178,7 +178,7 @@ def test_the_watchdog_resends_a_bot_turn_whose_message_was_lost(
     from services.celery import bots_queue
 
     table_id = create_table(new_user())  # its commit queues the first bot turn...
-    from games.live.fanout import flush_announcements
+    from games.live.announcer import flush_announcements
 
     flush_announcements()
     broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)

@@ -94,7 +94,7 @@ def test_viewer_update_is_table_view_plus_events_for_viewer(settings: Any) -> No
 
 @pytest.mark.django_db
 def test_connections_of_one_table_share_a_rendering_per_seat(settings: Any) -> None:
-    from games.live.views import events_since, shared_update
+    from games.live.rendered_updates import events_since, shared_update
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     users = {seat: UserFactory() for seat in range(4)}

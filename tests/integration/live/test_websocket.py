@@ -5,12 +5,16 @@ WebSocket client against daphne (``services.web``) in a child process."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connection
 from django.test import Client
 from websockets.sync.client import connect
 
@@ -53,17 +57,34 @@ def session_cookie(user: Any) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
+def shows_finished(message: dict[str, Any]) -> bool:
+    return bool(message.get("table", {}).get("status") == "finished")
+
+
+def is_error(code: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda message: message["type"] == "error" and message["code"] == code
+
+
+async def receive_until(
+    socket: WebsocketCommunicator, timeout: float, *awaited: Callable[[dict[str, Any]], bool]
+) -> list[dict[str, Any]]:
+    """Every message until each of ``awaited`` has matched one of them (in any order: a
+    reply to the client and the table's own updates race each other)."""
+    messages: list[dict[str, Any]] = []
+    pending = list(awaited)
+    deadline = time.monotonic() + timeout
+    while pending:
+        message = await socket.receive_json_from(timeout=max(0.1, deadline - time.monotonic()))
+        messages.append(message)
+        pending = [condition for condition in pending if not condition(message)]
+    return messages
+
+
 async def receive_until_finished(
     socket: WebsocketCommunicator, timeout: float
 ) -> list[dict[str, Any]]:
     """Every message until one shows the table finished."""
-    messages: list[dict[str, Any]] = []
-    deadline = time.monotonic() + timeout
-    while True:
-        message = await socket.receive_json_from(timeout=max(0.1, deadline - time.monotonic()))
-        messages.append(message)
-        if message.get("table", {}).get("status") == "finished":
-            return messages
+    return await receive_until(socket, timeout, shows_finished)
 
 
 def check_stream(messages: list[dict[str, Any]], start: int) -> list[int]:
@@ -182,9 +203,10 @@ def test_a_client_that_reconnects_with_after_is_brought_up_to_date(
         )
         second = communicator(table_id, token=token, after=dropped_at)
         assert (await second.connect())[0]
-        # A bad request is answered, and the connection stays usable.
+        # A bad request is answered, and the connection stays usable. The catch-up can
+        # already bring the finished table, before the reply: wait for both.
         await second.send_to(text_data="{not json")
-        after_drop = await receive_until_finished(second, 90)
+        after_drop = await receive_until(second, 90, shows_finished, is_error("bad_request"))
         errors = [m for m in after_drop if m["type"] == "error"]
         assert [e["code"] for e in errors] == ["bad_request"]
         after_drop = [m for m in after_drop if m["type"] != "error"]
@@ -239,14 +261,13 @@ def test_a_real_client_against_daphne_gets_every_event_once_and_recovers(
 
 
 def test_a_lost_group_notice_is_repaired_by_the_periodic_resync(
-    live_db: Any, monkeypatch: Any
+    live_db: Any, settings: Any
 ) -> None:
-    import games.consumers
     from eventstore.signals import events_committed
     from games.live.fanout import on_events_committed
     from games.services import commands
 
-    monkeypatch.setattr(games.consumers, "RESYNC_SECONDS", 0.5)
+    settings.WS_RESYNC_SECONDS = 0.5
     creator, player = new_user(), new_user()
     seats = {name: {"kind": "human" if name == "south" else "bot"} for name in SEAT_NAMES}
     table_id = str(commands.create_table(actor=creator, rules=SHORT_RULES, seats=seats).table_id)
@@ -307,3 +328,90 @@ def test_a_bad_token_is_refused_not_downgraded_to_a_spectator(live_db: Any) -> N
 
     assert message["code"] == "not_authenticated"
     assert closed["code"] == 4401
+
+
+def test_json_nested_too_deeply_is_a_bad_request_and_the_socket_stays_open(
+    live_db: Any,
+) -> None:
+    viewer = new_user("viewer")
+    table_id = create_table(new_user(), start=False)
+    token = token_for(viewer)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        socket = communicator(table_id, token=token)
+        assert (await socket.connect())[0]
+        state = await socket.receive_json_from(5)
+        await socket.send_to(text_data="[" * 2000 + "]" * 2000)
+        refused = await socket.receive_json_from(5)
+        await socket.send_json_to({"after": 0})
+        answered = await socket.receive_json_from(5)
+        await socket.disconnect()
+        return state, refused, answered
+
+    state, refused, answered = async_to_sync(scenario)()
+    assert refused["type"] == "error" and refused["code"] == "bad_request"
+    assert answered["type"] == "events" and answered["after"] == 0
+    assert answered["version"] == state["version"] == len(answered["events"])
+
+
+def backend_pid() -> int:
+    """This thread's PostgreSQL backend (connecting if needed)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return int(cursor.fetchone()[0])
+
+
+def close_connection() -> None:
+    """Close this thread's connection (``connection.close`` would bind the caller's)."""
+    connection.close()
+
+
+def terminate_backend(pid: int) -> None:
+    """End one backend of the test database and wait until it is gone."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE pid = %s AND datname = current_database() AND pid <> pg_backend_pid()",
+            [pid],
+        )
+        assert cursor.fetchone() == (True,)
+
+    def gone() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
+            return cursor.fetchone() == (0,)
+
+    wait_until(gone, 10, f"backend {pid} to exit")
+
+
+def test_a_pool_thread_whose_connection_the_server_ended_reconnects_before_the_next_message(
+    live_db: Any,
+) -> None:
+    viewer = new_user("viewer")
+    table_id = create_table(new_user(), start=False)
+    token = token_for(viewer)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], int, int]:
+        # One pool thread, so the consumer's reads and these probes share its connection.
+        pool = ThreadPoolExecutor(max_workers=1)
+        loop = asyncio.get_running_loop()
+        loop.set_default_executor(pool)
+        try:
+            socket = communicator(table_id, token=token)
+            assert (await socket.connect())[0]
+            state = await socket.receive_json_from(5)
+            ended = await loop.run_in_executor(None, backend_pid)
+            await sync_to_async(terminate_backend)(ended)
+            await socket.send_json_to({"after": 0})
+            answered = await socket.receive_json_from(10)
+            serving = await loop.run_in_executor(None, backend_pid)
+            await socket.disconnect()
+            await loop.run_in_executor(None, close_connection)
+            return state, answered, ended, serving
+        finally:
+            pool.shutdown(wait=True)
+
+    state, answered, ended, serving = async_to_sync(scenario)()
+    assert answered["type"] == "events" and answered["after"] == 0
+    assert answered["version"] == state["version"]
+    assert serving != ended  # the thread reconnected

@@ -2,7 +2,7 @@
 
 North and east are humans who bid blind nil and pass through the command service with no
 command id (as a client without an ``Idempotency-Key``); south and west are bots moved by
-the bot-turn service (``games.live.bot_turns.play_bot_turn``, metadata derived from the
+the bot-turn service (``bots.turns.play_bot_turn``, metadata derived from the
 table and the version). So hand 1 has four passes, two by humans and two by bots.
 """
 
@@ -13,12 +13,12 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
+from bots.turns import PLAYED, play_bot_turn
 from games.domain.table import TableState
 from games.engine.bidding import may_bid_blind_nil
 from games.engine.cards import card_name, cards_in
 from games.engine.hand import BIDDING, PASSING, PLAYING
 from games.engine.moves import PLAY, legal_moves
-from games.live.bot_turns import PLAYED, play_bot_turn
 from games.services.table_state import reading_state
 from tests.factories import TableFactory
 from tests.integration.tables.helpers import send

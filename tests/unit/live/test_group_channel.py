@@ -9,7 +9,8 @@ import pytest
 from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer
 
-from games.live.fanout import group_message, pubsub_group_channel
+from games.live.fanout import pubsub_group_channel
+from games.live.notices import group_message
 
 
 @pytest.mark.parametrize("prefix", [None, "asgi", "spades-test"])

@@ -13,8 +13,20 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+
+from django.db import connection
+
+from bots.strategies.registry import get_strategy
+from games.engine.view import seat_view
+from games.live.tables import BOT, is_stale_refusal, reading_table
+from games.services import commands
+from games.services.actors import BotActor
+from games.services.errors import CommandRejected
+from games.services.table_state import parse_table_id, put_back, take_state
 
 logger = logging.getLogger(__name__)
 
@@ -60,16 +72,6 @@ def bot_command_id(table_id: str, version: int, seat: int) -> str:
 
 def play_bot_turn(table_id: str, version: int) -> BotTurnOutcome:
     """Make the due bot's move at ``version``, or nothing if the table is elsewhere."""
-    from bots.strategies.registry import get_strategy
-    from games.engine.view import seat_view
-    from games.live.tables import (
-        bot_actor,
-        bot_seat_due,
-        call_move,
-        is_stale_refusal,
-        reading_table_at,
-    )
-
     with reading_table_at(table_id, version) as state:
         if state is None or state.version != version:
             return BotTurnOutcome(STALE, table_id, version)
@@ -85,7 +87,9 @@ def play_bot_turn(table_id: str, version: int) -> BotTurnOutcome:
         result = call_move(
             table_id,
             decision,
-            actor=bot_actor(level, strategy.version, seed, decision.samples),
+            actor=BotActor(
+                level=level, strategy_version=strategy.version, seed=seed, samples=decision.samples
+            ),
             seat=seat,
             expected_version=version,
             command_id=bot_command_id(table_id, version, seat),
@@ -96,3 +100,70 @@ def play_bot_turn(table_id: str, version: int) -> BotTurnOutcome:
         raise
     outcome = DUPLICATE if result.duplicate else PLAYED
     return BotTurnOutcome(outcome, table_id, version, seat, decision.kind, result.version)
+
+
+@contextmanager
+def reading_table_at(table_id: str, version: int) -> Iterator[Any]:
+    """The table's folded state for a task computed at ``version``; None if no such table.
+
+    A committed state in this process's cache is exact history up to its version, so when
+    it is at ``version`` (or past it: the task is late) it is used without reading the
+    stream; otherwise the cache catches up as in ``games.live.tables.reading_table``. Do
+    not change it, and do not keep it past the block.
+    """
+    table_uuid = parse_table_id(table_id)
+    try:
+        state, head_hash, verified = take_state(table_uuid, trust_committed=True)
+    except CommandRejected as refusal:
+        if refusal.status != 404:
+            raise
+        state = None
+    if state is not None and not verified and state.version < version:
+        put_back(table_uuid, state, head_hash, committed=True)
+        state = None
+        with reading_table(table_id) as caught_up:
+            yield caught_up
+        return
+    try:
+        yield state
+    finally:
+        if state is not None:
+            put_back(table_uuid, state, head_hash, committed=not connection.in_atomic_block)
+
+
+def bot_seat_due(state: Any) -> int | None:
+    """The first seat whose move the table waits for and that a bot plays, if any."""
+    for seat in state.acting_seats():
+        if state.controller(seat) == BOT:
+            return int(seat)
+    return None
+
+
+def call_move(
+    table_id: str,
+    decision: Any,
+    *,
+    actor: Any,
+    seat: int,
+    expected_version: int,
+    command_id: str,
+) -> Any:
+    """Apply a strategy's decision through the application service of its kind."""
+    common = {
+        "actor": actor,
+        "seat": seat,
+        "expected_version": expected_version,
+        "command_id": command_id,
+    }
+    if decision.kind == "bid":
+        bid: object = (
+            ("blind_nil" if decision.blind else "nil") if decision.tricks == 0 else decision.tricks
+        )
+        return commands.place_bid(table_id, bid=bid, **common)
+    if decision.kind == "look":
+        return commands.look_at_cards(table_id, **common)
+    if decision.kind == "pass":
+        return commands.pass_cards(table_id, cards=list(decision.cards), **common)
+    if decision.kind == "play":
+        return commands.play_card(table_id, card=decision.card, **common)
+    raise ValueError(f"unknown decision kind {decision.kind!r}")

@@ -1,4 +1,5 @@
-"""The client's one JSON helper the REST API does not have: the bid suggestion."""
+"""The bid suggestion endpoint: the browser client's one JSON helper the REST API does not
+have (``GET /api/tables/<id>/suggestion``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bots.selectors import bid_suggestion
 from games.api.errors import DomainErrorsMixin
 from services.api.schema import PROBLEM
-from web.bid_suggestion import bid_suggestion
 
 SUGGESTION = inline_serializer(
     "BidSuggestion",

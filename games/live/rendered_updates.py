@@ -1,19 +1,29 @@
-"""What a WebSocket consumer sends, through the ONE per-viewer filter of the REST API
-(``games.selectors.visibility``): the viewer's table view and events."""
+"""The updates a WebSocket consumer sends, rendered through the ONE per-viewer filter of
+the REST API (``games.selectors.visibility``), and this process's cache of them: the
+viewer's table view and events, rendered once per seat and commit for all of a table's
+connections (:class:`RenderedUpdates`)."""
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
+
+from cachetools import LRUCache
+
+from eventstore.records import StoredEvent
+from games.domain.streams import table_stream_id
+from games.selectors.visibility import (
+    notified_update,
+    table_view,
+    viewer_update,
+    viewer_user_id,
+)
+from games.services.errors import CommandRejected
 
 
 def table_state(table_id: str, viewer: Any) -> dict[str, Any] | None:
     """The viewer's ``table_view``, or None when there is no such table."""
-    from games.selectors.visibility import table_view
-    from games.services.errors import CommandRejected
-
     try:
         return table_view(table_id, viewer)
     except CommandRejected as refusal:
@@ -26,9 +36,6 @@ def decoded_events(table_id: str, notified: Sequence[Sequence[Any]]) -> list[Any
     """The ``StoredEvent``s a commit notice carried (``StoredEvent.to_wire``), or None if
     they are not what a notice carries. Their content is checked later, against the fold's
     hash chain (``games.selectors.visibility.chained_tail``)."""
-    from eventstore.records import StoredEvent
-    from games.domain.streams import table_stream_id
-
     try:
         return [StoredEvent.from_wire(table_stream_id(table_id), item) for item in notified]
     except ValueError:
@@ -46,8 +53,6 @@ def events_since(
     cached fold. The rendering is kept for the table's other connections
     (:func:`shared_update`).
     """
-    from games.selectors.visibility import viewer_update
-
     # Anything that is not what a notice carries is ignored: the stream is read instead.
     events = decoded_events(table_id, notified) or []
     update = viewer_update(table_id, viewer, after_version=after, notified=events)
@@ -61,8 +66,6 @@ def notified_events(
     """:func:`events_since` from the events a commit notice carried, without the database
     (``games.selectors.visibility.notified_update``), or None when that needs a read. Safe to
     call on the event loop."""
-    from games.selectors.visibility import notified_update
-
     events = decoded_events(table_id, notified)
     update = notified_update(table_id, viewer, after, events) if events else None
     if update is None:
@@ -80,8 +83,6 @@ def shared_update(
     The four seats and the spectators of a table each get one rendering per commit, not
     one per connection. No database work: safe to call on the event loop.
     """
-    from games.selectors.visibility import viewer_user_id
-
     shared = _rendered.find(str(table_id), at_least, after, viewer_user_id(viewer))
     if shared is None:
         return None
@@ -99,9 +100,9 @@ class RenderedUpdates:
     def __init__(self, tables: int = 512) -> None:
         self.tables = tables
         self.lock = threading.Lock()
-        # table -> (version, players by seat, {(after, seat): update})
-        self.latest: OrderedDict[str, tuple[int, list[Any], dict[tuple[int, int | None], Any]]]
-        self.latest = OrderedDict()
+        # table -> (version, players by seat, {(after, seat): update}), least recent out
+        self.latest: LRUCache[str, tuple[int, list[Any], dict[tuple[int, int | None], Any]]]
+        self.latest = LRUCache(maxsize=tables)
 
     def find(self, table_id: str, at_least: int, after: int, user_id: int | None) -> Any:
         """A rendered update at a version >= ``at_least`` for this viewer, or None."""
@@ -123,9 +124,6 @@ class RenderedUpdates:
                 self.latest[table_id] = entry
             if entry[0] == update.version:
                 entry[2][(after, update.seat)] = update
-                self.latest.move_to_end(table_id)
-            while len(self.latest) > self.tables:
-                self.latest.popitem(last=False)
 
 
 _rendered = RenderedUpdates()

@@ -1,0 +1,24 @@
+"""The scheduler's jobs name tasks the worker registers, on the queue the worker reads."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.celery import TIMERS_QUEUE, app
+
+
+@pytest.mark.parametrize("job", ["bot-watchdog", "turn-timers"])
+def test_every_beat_job_is_a_registered_task_routed_to_the_timers_queue(job: str) -> None:
+    app.loader.import_default_modules()
+    entry = app.conf.beat_schedule[job]
+    assert entry["task"] in app.tasks
+    assert entry["options"]["queue"] == TIMERS_QUEUE
+    route = app.amqp.router.route({}, entry["task"])
+    assert route["queue"].name == TIMERS_QUEUE
+
+
+def test_bot_moves_are_routed_to_the_bots_queue() -> None:
+    app.loader.import_default_modules()
+    assert "bots.tasks.play_bot_turn" in app.tasks
+    route = app.amqp.router.route({}, "bots.tasks.play_bot_turn")
+    assert route["queue"].name == app.conf.task_default_queue

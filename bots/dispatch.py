@@ -24,7 +24,6 @@ from bots.selectors import bot_due_version
 from bots.tasks import play_bot_turn
 from games.domain.streams import table_id_of_stream
 from games.live.announcer import announcer
-from services.celery import bots_queue
 
 logger = logging.getLogger(__name__)
 
@@ -32,8 +31,9 @@ DISPATCHER = "dispatcher"
 
 
 def send_bot_turn(table_id: object, version: int) -> None:
-    """Queue the bot's move for ``table_id`` at ``version``."""
-    play_bot_turn.apply_async(args=(str(table_id), int(version)), queue=bots_queue())
+    """Queue the bot's move for ``table_id`` at ``version`` (the Celery app's router picks
+    the bots queue: ``services.celery.route_task``)."""
+    play_bot_turn.apply_async(args=(str(table_id), int(version)))
 
 
 def on_events_committed(

@@ -39,12 +39,20 @@ IDLE_TABLES_INTERVAL = 60.0
 app = Celery("services")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.include = ["bots.tasks", "bots.watchdog", "games.live.tasks", "games.tasks"]
-app.conf.task_routes = {
-    "bots.tasks.*": {"queue": BOTS_QUEUE},
-    "bots.watchdog.*": {"queue": TIMERS_QUEUE},
-    "games.live.tasks.*": {"queue": TIMERS_QUEUE},
-    "games.tasks.*": {"queue": TIMERS_QUEUE},
-}
+TIMER_TASK_PREFIXES = ("bots.watchdog.", "games.live.tasks.", "games.tasks.")
+
+
+def route_task(
+    name: str, args: object, kwargs: object, options: object, **_: object
+) -> dict[str, str]:
+    """The queue of a task, decided when it is sent (tests set the queue prefix late), so
+    the apps that send tasks (bots.dispatch) need not know the queues' names."""
+    if name.startswith(TIMER_TASK_PREFIXES):
+        return {"queue": timers_queue()}
+    return {"queue": bots_queue()}
+
+
+app.conf.task_routes = (route_task,)
 app.conf.task_default_queue = BOTS_QUEUE
 # Celery's Django fixup closes every database connection before and after each task
 # unless this is set: a reconnect (TCP + authentication) per bot move was ~15% of a

@@ -23,9 +23,16 @@ from django.db import connection
 from bots.strategies.registry import get_strategy
 from games.engine.view import seat_view
 from games.live.tables import BOT, is_stale_refusal, reading_table
-from games.services import commands
 from games.services.actors import BotActor
 from games.services.errors import CommandRejected
+from games.services.table_commands import (
+    LookAtCards,
+    PassCards,
+    PlaceBid,
+    PlayCard,
+    TableCommand,
+    execute,
+)
 from games.services.table_state import parse_table_id, put_back, take_state
 
 logger = logging.getLogger(__name__)
@@ -148,22 +155,19 @@ def call_move(
     expected_version: int,
     command_id: str,
 ) -> Any:
-    """Apply a strategy's decision through the application service of its kind."""
-    common = {
-        "actor": actor,
-        "seat": seat,
-        "expected_version": expected_version,
-        "command_id": command_id,
-    }
+    """Apply a strategy's decision through the command of its kind, as a human's move is."""
+    command: TableCommand
     if decision.kind == "bid":
         bid: object = (
             ("blind_nil" if decision.blind else "nil") if decision.tricks == 0 else decision.tricks
         )
-        return commands.place_bid(table_id, bid=bid, **common)
-    if decision.kind == "look":
-        return commands.look_at_cards(table_id, **common)
-    if decision.kind == "pass":
-        return commands.pass_cards(table_id, cards=list(decision.cards), **common)
-    if decision.kind == "play":
-        return commands.play_card(table_id, card=decision.card, **common)
-    raise ValueError(f"unknown decision kind {decision.kind!r}")
+        command = PlaceBid(table_id, seat, bid)
+    elif decision.kind == "look":
+        command = LookAtCards(table_id, seat)
+    elif decision.kind == "pass":
+        command = PassCards(table_id, seat, list(decision.cards))
+    elif decision.kind == "play":
+        command = PlayCard(table_id, seat, decision.card)
+    else:
+        raise ValueError(f"unknown decision kind {decision.kind!r}")
+    return execute(command, actor, expected_version=expected_version, command_id=command_id)

@@ -6,6 +6,8 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
+        # Imported here, not at the top: these modules import models, which cannot load
+        # while the app registry is being filled.
         # verify_events checks every deal against the committed (and revealed) seed.
         from eventstore.redaction import register_redactor
         from eventstore.verification import register_verifier, set_table_stream_resolver

@@ -6,6 +6,8 @@ class LeaguesConfig(AppConfig):
     name = "leagues"
 
     def ready(self) -> None:
+        # Imported here, not at the top: these modules import models, which cannot load
+        # while the app registry is being filled.
         # Standings, table results and ratings follow the event log (projector process).
         from eventstore.subscriptions import register_projection
         from leagues.projections import match_results, official_standings, player_ratings

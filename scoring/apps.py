@@ -6,6 +6,8 @@ class ScoringConfig(AppConfig):
     name = "scoring"
 
     def ready(self) -> None:
+        # Imported here, not at the top: these modules import models, which cannot load
+        # while the app registry is being filled.
         # The score ledger follows the event log (projector process; rebuild_projections).
         from eventstore.subscriptions import register_projection
         from scoring.projections import score_ledger

@@ -1,6 +1,6 @@
 """The tables domain as live play needs it: one adapter over ``games.models.Table`` (the read
-model), ``games.domain.table.TableState`` (the fold) and ``games.services.commands`` (the
-same application services a human's moves go through). Nothing here decides a rule.
+model), ``games.domain.table.TableState`` (the fold) and ``games.services.table_commands``
+(the same commands a human's moves go through). Nothing here decides a rule.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from eventstore.errors import WrongExpectedVersion
 from games.models import Table
-from games.services import commands
 from games.services.actors import SystemActor
 from games.services.errors import CommandRejected
+from games.services.table_commands import TurnTimedOut, execute
 from games.services.table_state import reading_state
 
 PLAYING = "playing"
@@ -79,11 +79,9 @@ def time_out_turn(
     table_id: str, *, seat: int, expected_version: int, command_id: str, level: str
 ) -> Any:
     """The timeout command for ``seat`` (recorded as the table's timer)."""
-    return commands.turn_timed_out(
-        table_id,
-        actor=SystemActor("timer"),
-        seat=seat,
+    return execute(
+        TurnTimedOut(table_id, seat, level=level),
+        SystemActor("timer"),
         expected_version=expected_version,
         command_id=command_id,
-        level=level,
     )

@@ -151,48 +151,41 @@ def _with_retries(
     after_append: Callable[[], None] | None,
 ) -> CommandResult:
     """No caller's transaction: optimistic tries, then one holding the stream."""
+
+    def in_transaction(expected_now: int | None, *, hold_stream: bool) -> CommandResult:
+        with transaction.atomic():
+            if hold_stream:
+                lock_stream(table_stream_id(table_id))
+                forget(table_id)
+            return _append_in_transaction(
+                table_id,
+                actor,
+                decide,
+                expected_now,
+                command_id,
+                needs_seed,
+                after_append,
+                _keep_once_committed,
+            )
+
     for attempt in range(1, RETRIES + 1):
         try:
             if attempt == RETRIES and expected is None:
                 # Optimistic tries lost to other writers (bots can move every few
                 # milliseconds): the last try holds the stream, so it cannot lose again.
-                with transaction.atomic():
-                    lock_stream(table_stream_id(table_id))
-                    forget(table_id)
-                    return _append_in_transaction(
-                        table_id,
-                        actor,
-                        decide,
-                        None,
-                        command_id,
-                        needs_seed,
-                        after_append,
-                        _keep_once_committed,
-                    )
+                return in_transaction(None, hold_stream=True)
             if after_append is None:
                 return _append_in_one_statement(
                     table_id, actor, decide, expected, command_id, needs_seed
                 )
-            with transaction.atomic():
-                return _append_in_transaction(
-                    table_id,
-                    actor,
-                    decide,
-                    expected,
-                    command_id,
-                    needs_seed,
-                    after_append,
-                    _keep_once_committed,
-                )
+            return in_transaction(expected, hold_stream=False)
         except WrongExpectedVersion as conflict:
-            # Includes StaleTransaction. A retried command id may be why: answer with it.
-            duplicate = _duplicate_now(table_id, command_id)
-            if duplicate is not None:
-                return duplicate
             # A stale expected version is the caller's to resolve; a lost race is retried
             # (the retry re-validates against the new state).
-            if attempt == RETRIES or (expected is not None and conflict.current != expected):
-                raise _conflict(conflict) from None
+            final = attempt == RETRIES or (expected is not None and conflict.current != expected)
+            answer = _answer_to_conflict(conflict, table_id, command_id, final)
+            if answer is not None:
+                return answer
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -220,10 +213,23 @@ def _once_in_callers_transaction(
                 _keep_uncommitted,
             )
     except WrongExpectedVersion as conflict:
-        duplicate = _duplicate_now(table_id, command_id)
-        if duplicate is not None:
-            return duplicate
+        answer = _answer_to_conflict(conflict, table_id, command_id, final=True)
+        assert answer is not None  # a final conflict answers or raises
+        return answer
+
+
+def _answer_to_conflict(
+    conflict: WrongExpectedVersion, table_id: uuid.UUID, command_id: str | None, final: bool
+) -> CommandResult | None:
+    """What a lost append answers (includes StaleTransaction): the first result when the
+    command id was already appended (a retried command may be why), the 409 refusal when
+    no retry is left, else None (try again)."""
+    duplicate = _duplicate_now(table_id, command_id)
+    if duplicate is not None:
+        return duplicate
+    if final:
         raise _conflict(conflict) from None
+    return None
 
 
 def _decided(

@@ -18,9 +18,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games.services import commands
+from games.services import table_commands
 from games.services.actors import SystemActor
 from games.services.errors import CommandRejected
+from games.services.table_commands import StartGame, TakeSeat
 from leagues.core.errors import LeagueError
 from leagues.domain import decisions
 from leagues.domain.state import CompetitionState
@@ -77,7 +78,7 @@ def start_round(user: Any, competition_id: object, round_number: object) -> Comp
             for seat in SEATS
         }
         try:
-            created = commands.create_table(
+            created = table_commands.create_table(
                 actor=DIRECTOR,
                 rules=rules,
                 preset_version=version,
@@ -88,8 +89,8 @@ def start_round(user: Any, competition_id: object, round_number: object) -> Comp
             table_id = str(created.table_id)
             if not bot_level:
                 for seat, player in by_seat.items():
-                    commands.take_seat(
-                        table_id, actor=_user(player), seat=seat, command_id=f"{command}:{seat}"
+                    table_commands.execute(
+                        TakeSeat(table_id, seat), _user(player), command_id=f"{command}:{seat}"
                     )
         except CommandRejected as error:
             raise LeagueError(error.code, f"Board {pairing.board}: {error.message}") from None
@@ -123,8 +124,8 @@ def start_round(user: Any, competition_id: object, round_number: object) -> Comp
     started, _, _ = execute(cid, decide, command_id=f"start:{round_number}", after=index)
     for board, table_id, _ in tables:
         try:
-            commands.start_game(
-                table_id, actor=DIRECTOR, command_id=f"{cid}:{round_number}:{board}:start"
+            table_commands.execute(
+                StartGame(table_id), DIRECTOR, command_id=f"{cid}:{round_number}:{board}:start"
             )
         except CommandRejected as error:
             if error.code != "already_started":

@@ -121,19 +121,19 @@ def four_human_table(south_name: str) -> tuple[str, dict[str, Any], list[str], s
     """A started table, all four seats human, every bid made, where south can win trick 1."""
     from django.contrib.auth import get_user_model
 
-    from games.services import commands
+    from games.services.table_commands import PlaceBid, StartGame, TakeSeat, create_table, execute
     from tests.factories import UserFactory
 
     south = get_user_model().objects.get(username=south_name)
     for _ in range(20):  # a deal where south cannot win the first trick is rare: deal again
         others = {s: UserFactory(username=f"e2e-{s}-{uuid.uuid4().hex[:8]}") for s in ORDER}
-        table_id = str(commands.create_table(actor=south, rules={"preset": "standard"}).table_id)
+        table_id = str(create_table(actor=south, rules={"preset": "standard"}).table_id)
         for seat, user in {**others, "south": south}.items():
-            commands.take_seat(table_id, actor=user, seat=seat)
-        commands.start_game(table_id, actor=south, first_dealer="south")
+            execute(TakeSeat(table_id, seat), user)
+        execute(StartGame(table_id, first_dealer="south"), south)
         for seat in (*ORDER, "south"):
             user = others.get(seat, south)
-            commands.place_bid(table_id, actor=user, seat=seat, bid=3)
+            execute(PlaceBid(table_id, seat, 3), user)
         line = south_wins_first_trick(table_id)
         if line is not None:
             return table_id, others, line[0], line[1]

@@ -22,7 +22,7 @@ RING = """(card) => {
 
 
 def test_focus_stays_on_the_hand_across_updates(page: Any, orm: None) -> None:
-    from games.services import commands
+    from games.services.table_commands import PlayCard, execute
 
     username = sign_up(page)
     table_id, others, firsts, _ = four_human_table(username)
@@ -37,7 +37,7 @@ def test_focus_stays_on_the_hand_across_updates(page: Any, orm: None) -> None:
 
     # Three updates redraw the hand; the focus stays on the same card.
     for seat, played in zip(ORDER, firsts, strict=True):
-        commands.play_card(table_id, actor=others[seat], seat=seat, card=played)
+        execute(PlayCard(table_id, seat, played), others[seat])
     expect(page.locator(".trick-slot .card")).to_have_count(3)
     expect(page.locator("#status-line")).to_contain_text("play a card")
     assert page.evaluate(FOCUSED) == name

@@ -36,7 +36,7 @@ def test_games_in_play_and_finished_are_listed_in_another_browser(
 ) -> None:
     from django.contrib.auth import get_user_model
 
-    from games.services import commands
+    from games.services.table_commands import HandSeatToBot, execute
 
     username = sign_up(page)
     page.click("#start-game")  # a game in play, started from this browser
@@ -44,7 +44,7 @@ def test_games_in_play_and_finished_are_listed_in_another_browser(
     in_play = page.evaluate("JSON.parse(localStorage.getItem('spades.table')).id")
     finished = started_table(username, ONE_HAND_GAME)
     user = get_user_model().objects.get(username=username)
-    commands.hand_seat_to_bot(finished, actor=user, seat="south", level="easy")
+    execute(HandSeatToBot(finished, "south", level="easy"), user)
     wait_until_finished(finished)
 
     # Another browser: nothing in its storage, the games come from the server.

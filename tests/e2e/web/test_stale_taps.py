@@ -17,14 +17,14 @@ from tests.e2e.web.steps import ORDER, continue_table, four_human_table, sign_up
 
 
 def test_a_tap_during_the_pause_after_a_trick_is_not_played(page: Any, orm: None) -> None:
-    from games.services import commands
+    from games.services.table_commands import PlayCard, execute
 
     page.clock.install()
     username = sign_up(page)
     table_id, others, firsts, winning = four_human_table(username)
     continue_table(page, table_id)
     for seat, card in zip(ORDER, firsts, strict=True):
-        commands.play_card(table_id, actor=others[seat], seat=seat, card=card)
+        execute(PlayCard(table_id, seat, card), others[seat])
 
     section = page.locator("#table-section")
     expect(page.locator("#status-line")).to_contain_text("play a card")

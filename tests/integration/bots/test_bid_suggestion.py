@@ -12,7 +12,8 @@ from rest_framework.test import APIClient
 from bots.suggestion import suggest_bid
 from games.engine.cards import card_name
 from games.engine.view import seat_view
-from games.services import commands, table_state
+from games.services import table_state
+from games.services.table_commands import LookAtCards, StartGame, TakeSeat, create_table, execute
 from tests.factories import UserFactory
 
 BOTS = {seat: {"kind": "bot", "level": "easy"} for seat in ("north", "east", "west")}
@@ -34,9 +35,9 @@ def client_for(user: Any) -> APIClient:
 
 def table_with_south(user: Any, first_dealer: str, rules: Any = "standard") -> str:
     """A started table: ``user`` in south, Easy bots elsewhere (no worker runs here)."""
-    table_id = str(commands.create_table(actor=user, rules=rules, seats=BOTS).table_id)
-    commands.take_seat(table_id, actor=user, seat="south")
-    commands.start_game(table_id, actor=user, first_dealer=first_dealer)
+    table_id = str(create_table(actor=user, rules=rules, seats=BOTS).table_id)
+    execute(TakeSeat(table_id, "south"), user)
+    execute(StartGame(table_id, first_dealer=first_dealer), user)
     return table_id
 
 
@@ -93,7 +94,7 @@ def test_a_player_who_may_still_bid_blind_nil_must_look_first() -> None:
     client = client_for(player)
 
     before = client.get(f"/api/tables/{table_id}/suggestion")
-    commands.look_at_cards(table_id, actor=player, seat="south")
+    execute(LookAtCards(table_id, "south"), player)
     after = client.get(f"/api/tables/{table_id}/suggestion")
 
     assert before.status_code == 409

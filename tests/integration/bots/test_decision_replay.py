@@ -19,7 +19,8 @@ from games.engine.bidding import bid_label
 from games.engine.cards import card_name
 from games.engine.seats import parse_seat
 from games.engine.view import seat_view
-from games.services import commands, table_state
+from games.services import table_state
+from games.services.table_commands import StartGame, create_table, execute
 from games.services.table_state import reading_state
 from tests.factories import UserFactory
 
@@ -51,8 +52,8 @@ def hard_on_a_loaded_machine(monkeypatch: pytest.MonkeyPatch) -> Any:
 def play_bots_only_game() -> str:
     creator = UserFactory()
     seats = {name: {"kind": "bot", "level": level} for name, level in LEVELS.items()}
-    table_id = str(commands.create_table(actor=creator, rules=SHORT_RULES, seats=seats).table_id)
-    commands.start_game(table_id, actor=creator, first_dealer="north")
+    table_id = str(create_table(actor=creator, rules=SHORT_RULES, seats=seats).table_id)
+    execute(StartGame(table_id, first_dealer="north"), creator)
     for _ in range(2000):
         with reading_state(table_id) as state:
             status, version = state.status, state.version

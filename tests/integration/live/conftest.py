@@ -211,21 +211,21 @@ def create_table(
     turn_timer_seconds: int | None = None,
 ) -> str:
     """A table whose seats are bots of ``level`` except ``humans`` (seat name -> user)."""
-    from games.services import commands
+    from games.services.table_commands import StartGame, TakeSeat, create_table, execute
 
     humans = humans or {}
     seats = {
         name: {"kind": "human"} if name in humans else {"kind": "bot", "level": level}
         for name in SEAT_NAMES
     }
-    result = commands.create_table(
+    result = create_table(
         actor=creator, rules=SHORT_RULES, seats=seats, turn_timer_seconds=turn_timer_seconds
     )
     table_id = str(result.table_id)
     for seat, user in humans.items():
-        commands.take_seat(table_id, actor=user, seat=seat)
+        execute(TakeSeat(table_id, seat), user)
     if start:
-        commands.start_game(table_id, actor=creator, first_dealer="north")
+        execute(StartGame(table_id, first_dealer="north"), creator)
     return table_id
 
 

@@ -94,17 +94,17 @@ def test_one_human_and_three_bots_advance_after_each_human_move(
 
 
 def test_hand_a_seat_to_a_bot_and_take_it_back(live_db: Any, processes: Processes) -> None:
-    from games.services import commands
+    from games.services.table_commands import HandSeatToBot, TakeSeatBack, execute
 
     processes.worker()
     human = new_user()
     table_id = create_table(human, humans={"north": human})
     wait_until(lambda: waiting_for_north(table_id), 30, "the human's turn")
 
-    handed = commands.hand_seat_to_bot(table_id, actor=human, seat="north", level="easy")
+    handed = execute(HandSeatToBot(table_id, "north", level="easy"), human)
     # The bot now plays north too: the table runs past the handover on its own.
     wait_until(lambda: table_row(table_id).version > handed.version + 8, 30, "bots to play on")
-    taken = commands.take_seat_back(table_id, actor=human, seat="north")
+    taken = execute(TakeSeatBack(table_id, "north"), human)
     row = wait_until(lambda: waiting_for_north(table_id), 30, "the human's turn again")
     time.sleep(0.5)
     assert table_row(table_id).version == row.version  # nobody moves for the human now

@@ -95,10 +95,10 @@ def watch_sessions(conninfo: str, application_name: str, load: Load) -> None:
 
 def waiting_table(creator: Any) -> str:
     """A table that has not started: its south seat is free for a human."""
-    from games.services import commands
+    from games.services.table_commands import create_table
 
     seats = {name: {"kind": "human" if name == "south" else "bot"} for name in SEAT_NAMES}
-    return str(commands.create_table(actor=creator, rules=SHORT_RULES, seats=seats).table_id)
+    return str(create_table(actor=creator, rules=SHORT_RULES, seats=seats).table_id)
 
 
 def test_a_web_process_under_64_clients_stays_within_its_pool(

@@ -19,6 +19,8 @@ from django.test import Client
 from websockets.sync.client import connect
 
 from games.selectors.visibility import events_for_viewer
+from games.services import table_commands
+from games.services.table_commands import HandSeatToBot, StartGame, TakeSeat, execute
 from tests.integration.live.conftest import (
     SEAT_NAMES,
     SHORT_RULES,
@@ -127,7 +129,7 @@ def assert_no_hidden_cards(messages: list[dict[str, Any]], seat: str | None) -> 
 def test_communicators_get_every_event_once_in_order_filtered_for_their_seat(
     live_db: Any, processes: Processes
 ) -> None:
-    from games.services import commands
+    from games.services.table_commands import StartGame, execute
 
     processes.worker()
     human = new_user()
@@ -148,7 +150,7 @@ def test_communicators_get_every_event_once_in_order_filtered_for_their_seat(
         )
         start = states[0]["version"]
 
-        await sync_to_async(commands.start_game)(table_id, actor=human, first_dealer="north")
+        await sync_to_async(execute)(StartGame(table_id, first_dealer="north"), human)
         for _ in range(6):
             await sync_to_async(wait_until)(
                 lambda: (r := table_row(table_id)).seat_to_act == 0 or r.status != "playing",
@@ -156,9 +158,7 @@ def test_communicators_get_every_event_once_in_order_filtered_for_their_seat(
                 "north's turn",
             )
             await sync_to_async(human_move)(table_id, human, 0)
-        await sync_to_async(commands.hand_seat_to_bot)(
-            table_id, actor=human, seat="north", level="easy"
-        )
+        await sync_to_async(execute)(HandSeatToBot(table_id, "north", level="easy"), human)
         north_messages = await receive_until_finished(north, 90)
         watcher_messages = await receive_until_finished(watcher, 90)
         for socket in (north, watcher):
@@ -188,13 +188,12 @@ def test_a_client_that_reconnects_with_after_is_brought_up_to_date(
     token = token_for(viewer)
 
     async def scenario() -> tuple[int, list[Any], list[Any], list[Any]]:
-        from games.services import commands
 
         first = communicator(table_id, token=token)
         assert (await first.connect())[0]
         start = (await first.receive_json_from(5))["version"]
         creator = await sync_to_async(lambda: table_row(table_id).created_by)()
-        await sync_to_async(commands.start_game)(table_id, actor=creator, first_dealer="north")
+        await sync_to_async(execute)(StartGame(table_id, first_dealer="north"), creator)
         before_drop = [await first.receive_json_from(10) for _ in range(5)]
         await first.disconnect()  # dropped; the bots play on
         dropped_at = before_drop[-1]["version"]
@@ -236,14 +235,13 @@ def test_a_real_client_against_daphne_gets_every_event_once_and_recovers(
     table_id = create_table(new_user(), start=False)
     url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}/?token={token_for(viewer)}"
     origin = f"http://127.0.0.1:{port}"
-    from games.services import commands
 
     messages: list[dict[str, Any]] = []
     with connect(url, origin=origin, open_timeout=10) as socket:  # type: ignore[arg-type]
         state = json.loads(socket.recv(timeout=10))
         assert state["type"] == "state"
         start = state["version"]
-        commands.start_game(table_id, actor=table_row(table_id).created_by, first_dealer="north")
+        execute(StartGame(table_id, first_dealer="north"), table_row(table_id).created_by)
         while len(messages) < 5:
             messages.append(json.loads(socket.recv(timeout=10)))
     # The connection dropped; the game goes on; reconnect from the last version seen.
@@ -265,12 +263,13 @@ def test_a_lost_group_notice_is_repaired_by_the_periodic_resync(
 ) -> None:
     from eventstore.signals import events_committed
     from games.live.fanout import on_events_committed
-    from games.services import commands
 
     settings.WS_RESYNC_SECONDS = 0.5
     creator, player = new_user(), new_user()
     seats = {name: {"kind": "human" if name == "south" else "bot"} for name in SEAT_NAMES}
-    table_id = str(commands.create_table(actor=creator, rules=SHORT_RULES, seats=seats).table_id)
+    table_id = str(
+        table_commands.create_table(actor=creator, rules=SHORT_RULES, seats=seats).table_id
+    )
     token = token_for(player)
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -280,7 +279,7 @@ def test_a_lost_group_notice_is_repaired_by_the_periodic_resync(
         # The commit's notice never leaves this process (as if the layer dropped it).
         events_committed.disconnect(dispatch_uid="games.live.fanout")
         try:
-            await sync_to_async(commands.take_seat)(table_id, actor=player, seat="south")
+            await sync_to_async(execute)(TakeSeat(table_id, "south"), player)
         finally:
             events_committed.connect(on_events_committed, dispatch_uid="games.live.fanout")
         repaired = await socket.receive_json_from(5)

@@ -11,8 +11,8 @@ from django.urls import reverse
 from eventstore.models import Event
 from games.engine.rules import PRESETS, RulesError
 from games.models import Table
-from games.services import commands
 from games.services.errors import CommandRejected
+from games.services.table_commands import PlaceBid, create_table, execute
 from games.services.table_state import reading_state
 from scoring.models import LedgerHand, RulePreset
 from scoring.services import presets
@@ -32,11 +32,11 @@ def test_the_built_in_presets_are_seeded():
 
 def test_editing_adds_a_version_and_tables_keep_theirs(users):
     presets.create_preset("club", {"target_score": 300})
-    first = commands.create_table(actor=users[0], rules="club")
+    first = create_table(actor=users[0], rules="club")
     edited = presets.edit_preset("club", {"target_score": 400, "set_penalty": "zero"})
     assert edited.version == 2
     assert RulePreset.objects.get(name="club", version=1).rules["target_score"] == 300
-    second = commands.create_table(actor=users[0], preset="club")
+    second = create_table(actor=users[0], preset="club")
     old = Table.objects.get(id=first.table_id)
     new = Table.objects.get(id=second.table_id)
     assert (old.preset_version, old.rules["target_score"]) == (1, 300)
@@ -133,7 +133,7 @@ def test_rescoring_flags_what_the_other_preset_forbids(users):
             started=True,
             first_dealer="north",
         )
-        commands.place_bid(table.id, actor=users[1], seat="east", bid="nil")
+        execute(PlaceBid(table.id, "east", "nil"), users[1])
         play_moves(table.id, users, random.Random(seed))
         tables.append(table)
     results = rescore([t.id for t in tables], "easy")

@@ -8,9 +8,9 @@ not even produce). ``docs/tables.md`` ("Verifying a game by hand") shows how any
 redo them with the export and a few lines of code.
 
 Until the game ends its deal seed is secret, so the deal check is *pending* (not passed)
-and the badge says "not yet verifiable"; and because a fold problem's sentence may name a
-card of the hand in play, its text is withheld while the seed is secret (the check and
-the event version are still given).
+and the badge says "not yet verifiable"; and because a problem's sentence (other than the
+chain's, which names versions and hashes only) may name a card of the hand in play, its
+text is withheld while the seed is secret (the check and the event version are given).
 """
 
 from __future__ import annotations
@@ -49,13 +49,17 @@ PENDING_DEALS = (
     "the commitment then."
 )
 WITHHELD = (
-    "An event cannot be folded through the rules engine (the details are withheld while "
-    "the game is in play: they could name a hidden card)."
+    "A check failed; its details are withheld while the game is in play, because they "
+    "could name a hidden card."
 )
 
 
+# Problems whose sentence names only versions and hashes, never a card.
+CARDLESS = ("hash chain", "stream head")
+
+
 def _problem_body(problem: Problem, secret: bool) -> dict[str, Any]:
-    message = WITHHELD if secret and problem.check == "table fold" else problem.message
+    message = WITHHELD if secret and problem.check not in CARDLESS else problem.message
     return {"check": problem.check, "message": message, "version": problem.version}
 
 
@@ -89,7 +93,8 @@ def table_verification(table_id: object) -> dict[str, Any]:
     for problem in problems:  # another app's verifier
         if problem.check not in known:
             known.add(problem.check)
-            checks.append({"name": problem.check, "status": "failed", "detail": problem.message})
+            detail = _problem_body(problem, secret)["message"]
+            checks.append({"name": problem.check, "status": "failed", "detail": detail})
     return {
         "verified": all(check["status"] == "passed" for check in checks),
         "checks": checks,

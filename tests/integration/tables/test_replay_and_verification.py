@@ -223,3 +223,32 @@ def test_the_verification_recipe_in_the_docs_holds_for_a_finished_game(users):
     exec(code[1], scope)
     exec(code[2], scope)
     assert scope["prev"] == read_stream(f"table-{table.id}")[-1].hash
+
+
+def test_a_broken_fold_of_a_game_in_play_names_no_card(users):
+    from games.selectors.verification import WITHHELD
+
+    table = in_play_after_one_hand(users, seed=29)
+    stream_id = f"table-{table.id}"
+    plays = [e for e in read_stream(stream_id) if e.type == ev.CARD_PLAYED]
+    forged = plays[-1]
+    with reading_state(table.id) as state:
+        hand = state.game.hands[1]
+        # A card nobody may play there: one already played earlier in this hand.
+        played_before = names_of(hand.plays[:-1])
+    card = played_before[0]
+    rewrite_consistently(stream_id, forged.version, {**forged.data, "card": card})
+
+    status, answer = get(f"/api/tables/{table.id}/verification")
+
+    assert status == 200
+    assert answer["verified"] is False
+    checks = {c["name"]: c for c in answer["checks"]}
+    assert checks["hash_chain"]["status"] == "passed"
+    assert checks["moves"]["status"] == "failed"
+    assert checks["moves"]["detail"] == WITHHELD
+    assert answer["problem"] == {
+        "check": "table fold",
+        "message": WITHHELD,
+        "version": forged.version,
+    }

@@ -3,12 +3,7 @@
 from django.urls import include, path
 from django.views.generic import TemplateView
 
-
-class WatchView(TemplateView):
-    """The spectator's page of one table (the page reads the table itself)."""
-
-    template_name = "web/watch.html"
-
+from web.pages import ReplayPageView, VerifyingDocView, WatchView
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="web/play.html"), name="web-play"),
@@ -18,5 +13,7 @@ urlpatterns = [
         name="web-calculator",
     ),
     path("tables/<uuid:table_id>/watch/", WatchView.as_view(), name="web-watch"),
+    path("tables/<uuid:table_id>/replay/", ReplayPageView.as_view(), name="web-replay"),
+    path("docs/verifying/", VerifyingDocView.as_view(), name="web-verifying"),
     path("", include("bots.urls")),
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.urls import path, register_converter
+from django.urls import include, path, register_converter
 
 from games.api import lobby, views
 from games.engine.seats import SEAT_NAMES
@@ -40,4 +40,5 @@ urlpatterns = [
     path(f"{seat}/leave", views.LeaveSeatView.as_view(), name="seat-leave"),
     path(f"{seat}/bot", views.HandToBotView.as_view(), name="seat-bot"),
     path(f"{seat}/reclaim", views.ReclaimView.as_view(), name="seat-reclaim"),
+    path("", include("games.api.replay")),  # the replay viewer's reads
 ]

@@ -28,6 +28,8 @@ ENDPOINTS = {
     "/api/tables/{table_id}/ledger": {"get"},
     "/api/tables/{table_id}/rescore": {"get"},
     "/api/tables/{table_id}/export": {"get"},
+    "/api/tables/{table_id}/replay": {"get"},
+    "/api/tables/{table_id}/verification": {"get"},
     "/api/rescore": {"post"},
     "/api/presets": {"get", "post"},
     "/api/presets/{name}": {"get", "put"},

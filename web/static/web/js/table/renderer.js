@@ -4,6 +4,7 @@
 
 import { breakdownElement, points, signed, TEAM_LABELS } from "../breakdown.js";
 import { cardFace, cardText, cardWords, sortHand } from "../cards.js";
+import { chartKey, scoreChart } from "../chart.js";
 import { presetTitle, rulesSummary } from "../rules.js";
 import {
   bidText,
@@ -47,6 +48,8 @@ export class TableRenderer {
     this.resultsShown = null;
     const rows = this.part("score-sheet-rows");
     if (rows) rows.dataset.count = "";
+    const chart = this.part("score-chart");
+    if (chart) chart.dataset.count = "";
     clearTimeout(this.resultTimer);
     for (const name of ["hand-result", "last-trick-panel"]) {
       const panel = this.part(name);
@@ -83,8 +86,10 @@ export class TableRenderer {
     this.renderBidding(view);
     this.renderPassing(view);
     this.renderHand(view);
+    this.renderFaceUp(view);
     this.renderHandResult(view);
     this.renderScoreSheet(view);
+    this.renderScoreChart(view);
     this.renderGameOver(view);
     this.renderSeatControl(view);
     this.onRender(view);
@@ -396,6 +401,29 @@ export class TableRenderer {
     }
   }
 
+  /**
+   * Every seat's cards face up (a replay: `view.face_up` = {seat: [cards]}), each in the
+   * `.face-up-hand[data-pos]` list of the "face-up" part. Pages without it draw nothing.
+   */
+  renderFaceUp(view) {
+    const box = this.part("face-up");
+    if (!box || !view.face_up) return;
+    for (const seat of SEATS) {
+      const list = box.querySelector(`.face-up-hand[data-pos="${positionOf(view, seat)}"]`);
+      if (!list) continue;
+      const cards = sortHand(view.face_up[seat] || []);
+      list.dataset.seat = seat;
+      list.setAttribute("aria-label", `${seatName(view, seat)}'s hand: ${cards.length} card${cards.length === 1 ? "" : "s"}`);
+      list.replaceChildren(
+        ...cards.map((card) => {
+          const li = document.createElement("li");
+          li.append(cardFace(card));
+          return li;
+        }),
+      );
+    }
+  }
+
   // ---------------------------------------------------------------- results
 
   renderHandResult(view) {
@@ -456,6 +484,19 @@ export class TableRenderer {
         return row;
       }),
     );
+  }
+
+  /** Both teams' totals hand by hand (chart.js), redrawn when a hand is scored. */
+  renderScoreChart(view) {
+    const box = this.part("score-chart");
+    if (!box) return;
+    const hands = view.scores.hands;
+    const panel = this.part("score-chart-panel");
+    if (panel) panel.hidden = hands.length === 0;
+    if (box.dataset.count === String(hands.length)) return;
+    box.dataset.count = String(hands.length);
+    const marks = [{ value: view.rules.target_score, label: `Game ${view.rules.target_score}` }];
+    box.replaceChildren(scoreChart(hands, { title: "Score history: each side's total after every hand", marks }), chartKey());
   }
 
   renderGameOver(view) {

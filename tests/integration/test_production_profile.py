@@ -97,7 +97,7 @@ def test_debug_off_refuses_the_development_key_or_none(key: str | None) -> None:
 
 
 def test_debug_on_runs_with_the_development_key() -> None:
-    """bin/run and the development profile: DEBUG on, no key of one's own needed."""
+    """The development profile: DEBUG on, no key of one's own needed."""
     env = compose_environment(("docker-compose.yml", "docker-compose.dev.yml"), {})
     assert env["DEBUG"] == "1" and env["SECRET_KEY"] == ""
 
@@ -106,10 +106,11 @@ def test_debug_on_runs_with_the_development_key() -> None:
     assert result.returncode == 0, result.stderr
 
 
-def test_bin_run_runs_with_debug_on() -> None:
+def test_bin_run_runs_with_debug_off_and_a_key_of_its_own() -> None:
     script = (ROOT / "bin" / "run").read_text()
 
-    assert 'export DEBUG="${DEBUG:-1}"' in script
+    assert 'export DEBUG="${DEBUG:-0}"' in script
+    assert "secret_key" in script and "umask 077" in script
 
 
 def test_a_strong_key_without_the_https_switches_is_flagged() -> None:

@@ -13,14 +13,14 @@ from websockets.sync.client import connect
 from tests.integration.live.conftest import Processes
 
 
-def test_web_serves_health_and_refuses_an_anonymous_websocket(processes: Processes) -> None:
+def test_web_serves_health_and_refuses_a_websocket_with_a_bad_token(processes: Processes) -> None:
     _, port = processes.web()
 
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=5) as response:
         assert response.status == 200
         assert json.load(response)["status"] == "ok"
 
-    url = f"ws://127.0.0.1:{port}/ws/tables/{uuid.uuid4()}/"
+    url = f"ws://127.0.0.1:{port}/ws/tables/{uuid.uuid4()}/?token=not-a-token"
     with connect(url, origin=f"http://127.0.0.1:{port}", open_timeout=5) as socket:
         refusal = json.loads(socket.recv(timeout=5))
         assert refusal["type"] == "error"

@@ -1,10 +1,13 @@
-"""The scheduler's jobs name tasks the worker registers, on the queue the worker reads."""
+"""The scheduler's jobs name tasks the worker registers, on the queue the worker reads.
+
+Routes are decided when a task is sent (``services.celery.route_task``), from the queue
+prefix in force then: compare with the queue names of now, not those at import."""
 
 from __future__ import annotations
 
 import pytest
 
-from services.celery import TIMERS_QUEUE, app
+from services.celery import TIMERS_QUEUE, app, bots_queue, timers_queue
 
 
 @pytest.mark.parametrize("job", ["bot-watchdog", "turn-timers"])
@@ -14,11 +17,11 @@ def test_every_beat_job_is_a_registered_task_routed_to_the_timers_queue(job: str
     assert entry["task"] in app.tasks
     assert entry["options"]["queue"] == TIMERS_QUEUE
     route = app.amqp.router.route({}, entry["task"])
-    assert route["queue"].name == TIMERS_QUEUE
+    assert route["queue"].name == timers_queue()
 
 
 def test_bot_moves_are_routed_to_the_bots_queue() -> None:
     app.loader.import_default_modules()
     assert "bots.tasks.play_bot_turn" in app.tasks
     route = app.amqp.router.route({}, "bots.tasks.play_bot_turn")
-    assert route["queue"].name == app.conf.task_default_queue
+    assert route["queue"].name == bots_queue()

@@ -114,17 +114,21 @@ def test_four_people_play_a_hand_each_seeing_only_their_cards(
         assert len(set().union(*dealt.values())) == 52, "each page shows its own 13 cards"
 
         for _ in range(600):
-            number, hidden = unplayed_cards(table_id)
-            if number > 1:
-                break  # hand 1 is over (and public now); hand 2 was dealt
+            # What the pages show is read first and the hidden cards after: cards only go
+            # from hidden to played, so a card shown then and still hidden now was never
+            # public (and a hand that ended in between stops the check).
             shown = set(
                 watcher.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
             )
+            seen = {c for text in list(received) for c in CARD.findall(text)}
+            holdings = {seat: hand_cards(page) for seat, page in pages.items()}
+            number, hidden = unplayed_cards(table_id)
+            if number > 1:
+                break  # hand 1 is over (and public now); hand 2 was dealt
             assert not shown & hidden, f"the spectator's page shows unplayed {shown & hidden}"
-            leaked = {c for text in received for c in CARD.findall(text)} & hidden
-            assert not leaked, f"the spectator received unplayed cards {leaked}"
-            for seat, page in pages.items():
-                assert hand_cards(page) <= dealt[seat], f"{seat} sees a card not dealt to it"
+            assert not seen & hidden, f"the spectator received unplayed cards {seen & hidden}"
+            for seat, cards in holdings.items():
+                assert cards <= dealt[seat], f"{seat} sees a card not dealt to it"
             if not act_once(pages):
                 creator.wait_for_timeout(100)
         expect(creator.locator("#hand-result")).to_be_visible()

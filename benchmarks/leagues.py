@@ -14,21 +14,37 @@ Run ``python -m benchmarks.leagues [--sizes 64,256,1024] [--results 10000,100000
 - ``pair_cpu_ms`` and ``standings_cpu_ms``: the same runs in process CPU time, which
   other programs on a shared machine do not inflate.
 
-The platform half (``whatif_events_per_second``, ``rebuild_events_per_second``,
-``tables_per_minute``, ``standings_lag_ms``) needs the leagues Django app and is added
-by :func:`platform_figures` once that app exists; until then those keys are absent
-rather than filled with numbers nobody measured.
+The platform half runs in a scratch database (``--db-name``, default
+``$SPADES_BENCH_DB_NAME`` or ``spades_bench``; dropped unless ``--keep-db``) with real
+worker and projector processes (``--skip-platform`` leaves it out):
+
+- ``tables_per_minute``: a Swiss of ``--entrants`` (64) for ``--rounds`` (6) rounds whose
+  every seat is a ``--level`` (easy) bot, games to ``--target-score`` (100), played by
+  ``--workers`` x ``--concurrency`` Celery workers; tables over the rounds' wall-clock
+  time (pair, start, every table played, results appended by the projector).
+- ``standings_lag_ms`` (``p50``, ``p99``): for every match, from its table's last stored
+  event to the moment the official standings row (the ``league_standings`` projection, in
+  the projector at its production poll) first holds the result (polled every 10 ms).
+- ``whatif_events_per_second``: ``leagues.selectors.competitions.what_if`` under the
+  ``bicycle`` preset (every table rescored through the rescoring service), table events
+  per second; ``rebuild_events_per_second``: ``eventstore.subscriptions.rebuild`` of the
+  score ledger over the same log, in the same run.  Target: the first at least half the
+  second (``whatif_to_rebuild`` >= 0.5).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import platform
 import random
 import sys
+import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import networkx
@@ -40,6 +56,12 @@ from leagues.core.standings import compute_standings
 from leagues.core.swiss import SwissEntrant, pair, swiss_entrants
 
 STANDINGS_ENTRANTS = 2000
+ROOT = Path(__file__).resolve().parent.parent
+WHATIF_PRESET = "bicycle"
+
+
+def log(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
 def best_ms(run: Callable[[], object], repeat: int) -> tuple[float, float]:
@@ -123,10 +145,239 @@ def standings_ms(counts: list[int], repeat: int) -> tuple[dict[str, float], dict
     return walls, cpus
 
 
+def percentile(values: list[float], fraction: float) -> float | None:
+    """The nearest-rank percentile (None for no values)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), math.ceil(fraction * len(ordered))))
+    return round(ordered[rank - 1], 1)
+
+
+class StandingsWatcher:
+    """Polls the official standings row of one competition (its own thread and database
+    connection) and keeps when each version was first seen."""
+
+    def __init__(self, competition_id: str, poll: float) -> None:
+        self.competition_id = competition_id
+        self.poll = poll
+        self.seen: list[tuple[float, int]] = []
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        from django.db import connection
+
+        from leagues.models import OfficialStandings
+
+        last = -1
+        try:
+            while not self.stopping.is_set():
+                version = (
+                    OfficialStandings.objects.filter(competition_id=self.competition_id)
+                    .values_list("version", flat=True)
+                    .first()
+                )
+                if version is not None and version > last:
+                    self.seen.append((time.time(), version))
+                    last = version
+                self.stopping.wait(self.poll)
+        finally:
+            connection.close()
+
+    def first_seen(self, version: int) -> float | None:
+        for seen_at, seen in self.seen:
+            if seen >= version:
+                return seen_at
+        return None
+
+
+def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
+    """A Swiss of ``--entrants`` played by ``--level`` bots for ``--rounds`` rounds through
+    worker and projector processes: tables per minute and the standings lag."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from games.live.processes import ManagedProcess, log_contains, worker_process
+    from leagues.models import CompetitionTable
+    from leagues.services import competitions
+    from leagues.services.streams import load
+    from leagues.services.tables import start_round
+
+    prefix = f"bench-leagues-{os.getpid()}-"
+    os.environ["SPADES_QUEUE_PREFIX"] = prefix  # this process enqueues the first bot turns
+    run_dir = ROOT / ".run" / f"bench-leagues-{os.getpid()}"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    env = {
+        "DATABASE_URL": os.environ["DATABASE_URL"],
+        "DATABASE_OWNER_URL": os.environ["DATABASE_OWNER_URL"],
+        "SPADES_DB_ROLE": "app",
+        "REDIS_URL": settings.REDIS_URL,
+        "SPADES_QUEUE_PREFIX": prefix,
+        "DB_CONN_MAX_AGE": "60",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+    }
+    processes = [
+        worker_process(
+            {**env, "LOG_LEVEL": "INFO"},
+            run_dir,
+            name=f"worker{index}",
+            concurrency=args.concurrency,
+        )
+        for index in range(args.workers)
+    ]
+    # The projector runs at its production poll (1 s): the lag is what a subscriber sees.
+    processes.append(
+        ManagedProcess(
+            "projector",
+            "services.projector",
+            [],
+            {**env, "LOG_LEVEL": "INFO"},
+            run_dir,
+            log_contains("projector started"),
+        )
+    )
+    users = get_user_model()
+    organiser = users.objects.create(username=f"bench-organiser-{os.getpid()}")
+    state = competitions.create_competition(
+        organiser,
+        {
+            "name": "Benchmark Swiss",
+            "stages": [{"kind": "swiss", "rounds": args.rounds}],
+            "rules": {"preset": "standard", "target_score": args.target_score},
+            "bot_level": args.level,
+        },
+    )
+    cid = state.competition_id
+    for number in range(1, args.entrants + 1):
+        competitions.register_entrant(
+            organiser, cid, entrant_id=f"e{number}", players=[f"b{number}n", f"b{number}s"]
+        )
+    watcher = StandingsWatcher(cid, poll=0.01)
+    played_seconds = 0.0
+    rounds: list[dict[str, Any]] = []
+    try:
+        for process in processes:
+            process.start(timeout=90)
+        log(f"processes up: {args.workers} worker(s) x {args.concurrency}, projector")
+        watcher.thread.start()
+        for number in range(1, args.rounds + 1):
+            competitions.pair_next_round(organiser, cid)
+            started = time.monotonic()
+            start_round(organiser, cid, number)
+            deadline = started + args.round_timeout
+            while number not in load(cid).closed:
+                if time.monotonic() > deadline:
+                    logs = "\n".join(p.log_text()[-2000:] for p in processes)
+                    raise RuntimeError(f"round {number} not closed in time\n{logs}")
+                time.sleep(0.2)
+            seconds = time.monotonic() - started
+            played_seconds += seconds
+            tables = CompetitionTable.objects.filter(competition_id=cid, round=number).count()
+            rounds.append({"round": number, "tables": tables, "seconds": round(seconds, 1)})
+            log(f"round {number}: {tables} tables in {seconds:.1f}s")
+        final_version = load(cid).version
+        while watcher.first_seen(final_version) is None and time.monotonic() < deadline + 30:
+            time.sleep(0.05)
+    finally:
+        watcher.stopping.set()
+        watcher.thread.join(timeout=5)
+        for process in processes:
+            if process.alive():
+                process.terminate()
+        for process in processes:
+            process.stop()
+    lags = []
+    state = load(cid)
+    with connection.cursor() as cursor:
+        for result in state.results:
+            table_id = state.result_info[result.id].table_id
+            if table_id is None:
+                continue
+            cursor.execute(
+                "SELECT extract(epoch FROM max(recorded_at)) FROM eventstore_event "
+                "WHERE stream_id = %s",
+                [f"table-{table_id}"],
+            )
+            (last_event_at,) = cursor.fetchone()
+            seen_at = watcher.first_seen(result.sequence)
+            if seen_at is not None and last_event_at is not None:
+                lags.append((seen_at - float(last_event_at)) * 1000)
+    tables = sum(r["tables"] for r in rounds)
+    return {
+        "competition_id": cid,
+        "tables_per_minute": round(tables / played_seconds * 60, 1) if played_seconds else None,
+        "standings_lag_ms": {"p50": percentile(lags, 0.5), "p99": percentile(lags, 0.99)},
+        "platform_swiss": {
+            "entrants": args.entrants,
+            "rounds": rounds,
+            "tables": tables,
+            "results_timed": len(lags),
+            "level": args.level,
+            "target_score": args.target_score,
+            "workers": args.workers,
+            "concurrency": args.concurrency,
+        },
+    }
+
+
+def whatif_and_rebuild(competition_id: str) -> dict[str, Any]:
+    """What-if rescoring of the Swiss's tables under another scoring-only preset, against
+    ``eventstore.subscriptions.rebuild`` of the score ledger over the same stored log."""
+    from django.db import connection
+
+    from eventstore.subscriptions import rebuild, registered_projections
+    from leagues.selectors.competitions import what_if
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT coalesce(sum(s.version), 0) FROM eventstore_stream s "
+            "JOIN leagues_competitiontable t ON s.stream_id = 'table-' || t.table_id::text "
+            "WHERE t.competition_id = %s",
+            [competition_id],
+        )
+        (table_events,) = cursor.fetchone()
+    started = time.perf_counter()
+    answer = what_if(competition_id, rules=WHATIF_PRESET)
+    whatif_seconds = time.perf_counter() - started
+    [ledger] = [p for p in registered_projections() if p.name == "score_ledger"]
+    started = time.perf_counter()
+    handled = rebuild(ledger)
+    rebuild_seconds = time.perf_counter() - started
+    whatif_rate = round(int(table_events) / whatif_seconds, 1)
+    rebuild_rate = round(handled / rebuild_seconds, 1)
+    return {
+        "whatif_events_per_second": whatif_rate,
+        "rebuild_events_per_second": rebuild_rate,
+        "whatif_to_rebuild": round(whatif_rate / rebuild_rate, 2),
+        "whatif": {
+            "preset": WHATIF_PRESET,
+            "table_events": int(table_events),
+            "comparable": answer.get("comparable"),
+            "moved": len((answer.get("moves") or {}).get("moves", [])),
+        },
+        "rebuild": {"projection": ledger.name, "events": handled},
+    }
+
+
 def platform_figures(args: argparse.Namespace) -> dict[str, Any]:
-    """The figures that need the leagues app (what-if rescoring and projection rebuild
-    rates, tables per minute and standings lag of a bot-played Swiss): phase 2."""
-    return {}
+    """The platform half, in a scratch database (``benchmarks.store.scratch_database``):
+    the bot-played Swiss, then what-if rescoring and the ledger rebuild over its events."""
+    if args.skip_platform:
+        return {}
+    # Function level: Django is set up for the scratch database first (setup_django).
+    from benchmarks.store import scratch_database, setup_django
+
+    with scratch_database(args.db_name, args.keep_db) as (owner_url, app_url):
+        setup_django(owner_url, app_url)
+        figures = bot_swiss(args)
+        figures.update(whatif_and_rebuild(figures["competition_id"]))
+        from django.db import connections
+
+        connections.close_all()
+    return figures
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -138,7 +389,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         # Process CPU time: what other programs on a shared machine do not inflate.
         "pair_cpu_ms": pair_cpu,
         "standings_cpu_ms": standings_cpu,
-        "targets": {"pair_ms_256": 1000, "standings_ms_100000": 2000},
+        "targets": {
+            "pair_ms_256": 1000,
+            "standings_ms_100000": 2000,
+            "whatif_to_rebuild": 0.5,
+            "standings_lag_ms_p99": 1000,
+        },
         "python": platform.python_version(),
         "networkx": networkx.__version__,
     }
@@ -159,7 +415,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--results", type=counts, default=[10_000, 100_000])
     parser.add_argument("--history-rounds", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--entrants", type=int, default=64, help="platform Swiss (default 64)")
+    parser.add_argument("--rounds", type=int, default=6, help="platform Swiss rounds (6)")
+    parser.add_argument("--level", choices=("easy", "normal", "hard"), default="easy")
+    parser.add_argument("--target-score", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (1)")
+    parser.add_argument("--concurrency", type=int, default=2, help="per worker (2)")
+    parser.add_argument("--round-timeout", type=float, default=900, help="seconds a round")
+    parser.add_argument("--skip-platform", action="store_true", help="the pure half only")
+    parser.add_argument("--db-name", default=os.environ.get("SPADES_BENCH_DB_NAME", "spades_bench"))
+    parser.add_argument("--keep-db", action="store_true", help="keep the scratch database")
     args = parser.parse_args(argv)
+    if not 2 <= args.entrants <= 1024:
+        parser.error("--entrants runs from 2 to 1024")
+    if not 1 <= args.rounds <= 20:
+        parser.error("--rounds runs from 1 to 20")
+    if not 1 <= args.workers <= 8 or not 1 <= args.concurrency <= 16:
+        parser.error("--workers runs from 1 to 8, --concurrency from 1 to 16")
+    if not 50 <= args.target_score <= 1000:
+        parser.error("--target-score runs from 50 to 1000")
+    if not 10 <= args.round_timeout <= 7200:
+        parser.error("--round-timeout runs from 10 to 7200 seconds")
     if not 0 <= args.history_rounds <= 20:
         parser.error("--history-rounds runs from 0 to 20")
     if not 1 <= args.repeat <= 20:

@@ -337,7 +337,13 @@ def decide_propose(
 
 
 def decide_confirm(
-    state: CompetitionState, *, proposal_id: object, partner: str, now: datetime, actor: Actor
+    state: CompetitionState,
+    *,
+    proposal_id: object,
+    partner: str,
+    now: datetime,
+    actor: Actor,
+    rating: int = 0,
 ) -> list[NewEvent]:
     _require(state)
     proposal = state.proposals.get(str(proposal_id))
@@ -347,7 +353,12 @@ def decide_confirm(
         raise _refuse("not_your_proposal", "Only the proposed partner can confirm.")
     _registration_open(state, now)
     entrant = _new_entrant(
-        state, f"p-{proposal.id[:40]}", [proposal.player, proposal.partner], None, proposal.name, 0
+        state,
+        f"p-{proposal.id[:40]}",
+        [proposal.player, proposal.partner],
+        None,
+        proposal.name,
+        rating,
     )
     return [
         ev.event(ev.PARTNERSHIP_CONFIRMED, {"proposal_id": proposal.id}, actor),

@@ -27,6 +27,7 @@ from leagues.models import PairingSecret
 from scoring.core.scoresheet import ScoresheetError, score_scoresheet
 from scoring.services.presets import resolve
 
+from .seeding import projected_rating, with_seeding
 from .streams import actor_of, execute, load, parse_id, user_id_of
 
 MAX_SCORESHEET_HANDS = 200
@@ -108,6 +109,10 @@ def _create(
 
 
 def register_entrant(user: Any, competition_id: object, **entrant: Any) -> CompetitionState:
+    """An organiser registers a partnership; without a ``rating`` it is seeded from the
+    ratings projection (the partnership's team ordinal)."""
+    entrant = with_seeding(entrant)
+
     def decide(state: CompetitionState) -> list[Any]:
         _organiser(state, user)
         return decisions.decide_register(state, now=timezone.now(), actor=actor_of(user), **entrant)
@@ -139,10 +144,13 @@ def confirm_partnership(user: Any, competition_id: object, proposal_id: object) 
     partner = _player(user)
 
     def decide(state: CompetitionState) -> list[Any]:
+        proposal = state.proposals.get(str(proposal_id))
+        rating = projected_rating([proposal.player, proposal.partner]) if proposal else None
         return decisions.decide_confirm(
             state,
             proposal_id=proposal_id,
             partner=partner,
+            rating=rating or 0,
             now=timezone.now(),
             actor=actor_of(user),
         )
@@ -163,6 +171,8 @@ def withdraw_entrant(
 
 
 def late_join(user: Any, competition_id: object, **entrant: Any) -> CompetitionState:
+    entrant = with_seeding(entrant)
+
     def decide(state: CompetitionState) -> list[Any]:
         _organiser(state, user)
         return decisions.decide_late_join(state, actor=actor_of(user), **entrant)

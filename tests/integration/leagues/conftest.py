@@ -9,6 +9,10 @@ import pytest
 
 from tests.factories import UserFactory
 
+# The live-play fixtures (committing database, real worker/projector processes) for the
+# end-to-end test.
+from tests.integration.live.conftest import live_db, live_env, live_logs, processes  # noqa: F401
+
 
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings: Any) -> None:

@@ -1,0 +1,102 @@
+"""WebSocket edge of a competition: ``ws/competitions/<id>/`` pushes its standings.
+
+Public read, like the REST standings: anonymous connections are welcome. Protocol
+(docs/leagues.md, WebSocket):
+
+- On connect the server sends ``{"type": "standings", "version": V, "standings": {...}}``:
+  the official standings document (``leagues.selectors.competitions.official_standings``,
+  the same as ``GET /api/competitions/<id>/standings``) at competition version ``V``.
+- After every change, ``league_standings`` (the projection) sends ``standings.changed``
+  to the group ``competition.<id>``; each connection then sends the new document, once
+  per version and in order (a notice for a version already sent is ignored).
+- The server reads nothing from the client; anything sent gets ``{"type": "error"}``.
+- An unknown competition: an error message, then close code 4404.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import close_old_connections
+
+from leagues.core.errors import LeagueError
+from leagues.projections import group_name
+from leagues.selectors.competitions import official_standings
+from leagues.services.streams import parse_id
+
+CLOSE_NOT_FOUND = 4404
+
+
+def _standings(competition_id: str) -> dict[str, Any] | None:
+    close_old_connections()
+    try:
+        return official_standings(competition_id)
+    except LeagueError:
+        return None
+
+
+load_standings = sync_to_async(_standings, thread_sensitive=False)
+
+
+class CompetitionConsumer(AsyncJsonWebsocketConsumer):
+    """One subscriber to one competition's standings."""
+
+    competition_id: str
+    last_sent: int | None
+
+    async def connect(self) -> None:
+        self.last_sent = None
+        self.sending = asyncio.Lock()
+        self.competition_id = ""
+        await self.accept()
+        try:
+            self.competition_id = parse_id(self.scope["url_route"]["kwargs"]["competition_id"])
+        except LeagueError as error:
+            await self.refuse(error.code, error.message)
+            return
+        # Join before reading, so no change falls between the read and the join.
+        await self.channel_layer.group_add(group_name(self.competition_id), self.channel_name)
+        if not await self.send_standings():
+            await self.refuse("unknown_competition", "There is no such competition.")
+
+    async def refuse(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
+        await self.close(code=CLOSE_NOT_FOUND)
+
+    async def disconnect(self, code: int) -> None:
+        if self.competition_id:
+            await self.channel_layer.group_discard(
+                group_name(self.competition_id), self.channel_name
+            )
+
+    async def send_standings(self, at_least: int = 0) -> bool:
+        """Send the current document unless this version was sent; False: no competition."""
+        async with self.sending:
+            if self.last_sent is not None and at_least <= self.last_sent:
+                return True
+            document = await load_standings(self.competition_id)
+            if document is None:
+                return False
+            version = int(document["version"])
+            if self.last_sent is not None and version <= self.last_sent:
+                return True
+            self.last_sent = version
+            await self.send_json({"type": "standings", "version": version, "standings": document})
+            return True
+
+    async def standings_changed(self, message: dict[str, Any]) -> None:
+        """Group notice from the standings projection: the competition reached a version."""
+        version = message.get("version")
+        await self.send_standings(at_least=version if isinstance(version, int) else 0)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.send_json(
+            {
+                "type": "error",
+                "code": "read_only",
+                "message": "This socket only sends standings; it reads nothing.",
+            }
+        )

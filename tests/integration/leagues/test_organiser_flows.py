@@ -1,0 +1,370 @@
+"""Partnerships, check-in, substitution, stages, promotion, CSV export, scoresheets and
+seeding from the ratings projection, against real PostgreSQL; the issue's refusals over
+HTTP as 4xx {code, message} with the event count unchanged."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from leagues.core.errors import LeagueError
+from leagues.core.ratings import PlayerRating as Rating
+from leagues.core.ratings import team_ordinal
+from leagues.models import PlayerRating
+from leagues.services import competitions
+from leagues.services.leagues import add_season, create_league
+from leagues.services.streams import load
+
+from .conftest import entrants_of, event_count
+from .test_services import play_round
+from .test_verify_and_api import client_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def refused(call: Any, code: str) -> None:
+    """``call`` raises LeagueError ``code`` and writes nothing."""
+    before = event_count()
+    with pytest.raises(LeagueError) as refusal:
+        call()
+    assert refusal.value.code == code, refusal.value.message
+    assert event_count() == before
+
+
+def test_a_player_proposes_a_partnership_and_the_partner_confirms(
+    organiser: Any, swiss: Any, players: Any
+) -> None:
+    cid = swiss(2)
+    me, partner, other = players(3)
+    mine, theirs = client_for(me), client_for(partner)
+    response = mine.post(
+        f"/api/competitions/{cid}/partnerships",
+        {"partner": str(partner.pk), "name": "Us"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    proposal = response.json()["proposal_id"]
+    assert len(load(cid).entrants) == 2  # not an entrant until confirmed
+    before = event_count()
+    response = client_for(other).post(
+        f"/api/competitions/{cid}/partnerships/{proposal}/confirm", {}, format="json"
+    )
+    assert response.status_code == 403 and response.json()["code"] == "not_your_proposal"
+    assert event_count() == before
+    response = theirs.post(
+        f"/api/competitions/{cid}/partnerships/{proposal}/confirm", {}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    state = load(cid)
+    entrant = state.entrants[f"p-{proposal}"]
+    assert entrant.players == (str(me.pk), str(partner.pk)) and entrant.name == "Us"
+    # Either partner proposing again is in two entrants now.
+    refused(
+        lambda: competitions.propose_partnership(partner, cid, partner=str(other.pk)),
+        "player_in_two_entrants",
+    )
+    refused(lambda: competitions.confirm_partnership(partner, cid, proposal), "unknown_proposal")
+
+
+def test_check_in_gates_pairing_and_a_player_checks_their_own_entrant_in(
+    organiser: Any, swiss: Any, players: Any
+) -> None:
+    cid = swiss(2, check_in=True)
+    state = load(cid)
+    refused(lambda: competitions.pair_next_round(organiser, cid), "not_checked_in")
+    player = state.entrants["e1"].players[0]
+    own = _users(player)[0]
+    competitions.check_in(own, cid, "e1")
+    stranger = players(1)[0]
+    refused(lambda: competitions.check_in(stranger, cid, "e2"), "not_organiser")
+    refused(lambda: competitions.check_in(organiser, cid, "e1"), "already_checked_in")
+    refused(lambda: competitions.pair_next_round(organiser, cid), "not_checked_in")
+    competitions.check_in(organiser, cid, "e2")
+    _, number, _ = competitions.pair_next_round(organiser, cid)
+    assert number == 1
+    assert load(cid).checked_in[1] == {"e1", "e2"}
+
+
+def _users(*pks: str) -> list[Any]:
+    from django.contrib.auth import get_user_model
+
+    return list(get_user_model().objects.filter(pk__in=[int(pk) for pk in pks]))
+
+
+def test_a_substitute_plays_from_the_next_round_and_the_record_keeps_who_sat(
+    organiser: Any, swiss: Any, players: Any
+) -> None:
+    cid = swiss(4, rounds=2)
+    competitions.pair_next_round(organiser, cid)
+    play_round(organiser, cid, 1)
+    state = load(cid)
+    out = state.entrants["e1"].players[1]
+    reserve = str(players(1)[0].pk)
+    refused(
+        lambda: competitions.substitute(
+            organiser, cid, "e1", player_out=out, player_in=state.entrants["e2"].players[0]
+        ),
+        "player_in_two_entrants",
+    )
+    refused(
+        lambda: competitions.substitute(organiser, cid, "e1", player_out="nobody", player_in="x"),
+        "not_in_entrant",
+    )
+    competitions.substitute(organiser, cid, "e1", player_out=out, player_in=reserve)
+    state = load(cid)
+    assert out in state.players_in("e1", 1) and reserve not in state.players_in("e1", 1)
+    assert reserve in state.players_in("e1", 2) and out not in state.players_in("e1", 2)
+    assert state.entrants["e1"].players[1] == out  # the entrant itself is never edited
+
+
+def test_swiss_then_a_knockout_of_the_top_four(organiser: Any, swiss: Any) -> None:
+    cid = swiss(
+        6,
+        rounds=2,
+        stages=[{"kind": "swiss", "rounds": 2, "advance": 4}, {"kind": "knockout"}],
+    )
+    for number in (1, 2):
+        competitions.pair_next_round(organiser, cid)
+        play_round(organiser, cid, number)
+    refused(lambda: competitions.pair_next_round(organiser, cid), "stage_not_advanced")
+    top_four = load(cid).competition().standings().order()[:4]
+    competitions.advance_stage(organiser, cid)
+    _, number, _ = competitions.pair_next_round(organiser, cid)
+    semis = load(cid).paired_round(number)
+    assert semis is not None
+    assert sorted(semis.pairing.entrants()) == sorted(top_four)
+    # Seed 1 meets seed 4 and seed 2 meets seed 3 (the Swiss standings seed the bracket).
+    meetings = {frozenset((m.north_south, m.east_west)) for m in semis.pairing.matches}
+    assert meetings == {
+        frozenset((top_four[0], top_four[3])),
+        frozenset((top_four[1], top_four[2])),
+    }
+    play_round(organiser, cid, number)
+    _, final, _ = competitions.pair_next_round(organiser, cid)
+    assert len(load(cid).paired_round(final).pairing.matches) == 1  # type: ignore[union-attr]
+    play_round(organiser, cid, final)
+    assert load(cid).finished
+
+
+def test_the_final_standings_promote_and_relegate_into_the_next_season(
+    organiser: Any, players: Any
+) -> None:
+    league = create_league(organiser, {"name": "Club League"})
+    spec = {"stages": [{"kind": "swiss", "rounds": 1}]}
+    first = add_season(
+        organiser,
+        league["id"],
+        {"season": "2026", "divisions": ["top", "second"], "competition": spec},
+    )
+    divisions = first["seasons"][0]["divisions"]
+    users = players(16)
+    for index, division in enumerate(("top", "second")):
+        cid = divisions[division]
+        for entrant in entrants_of(users[8 * index : 8 * index + 8]):
+            entrant["entrant_id"] = f"{division}-{entrant['entrant_id']}"
+            competitions.register_entrant(organiser, cid, **entrant)
+        competitions.pair_next_round(organiser, cid)
+        play_round(organiser, cid, 1)
+    orders = {d: load(divisions[d]).competition().standings().order() for d in divisions}
+    second = add_season(
+        organiser,
+        league["id"],
+        {
+            "season": "2027",
+            "divisions": ["top", "second"],
+            "competition": spec,
+            "promote": {"from": "2026", "up": 1, "down": 1},
+        },
+    )
+    new = second["seasons"][1]["divisions"]
+    top = set(load(new["top"]).entrants)
+    lower = set(load(new["second"]).entrants)
+    assert top == (set(orders["top"][:-1]) | {orders["second"][0]})
+    assert lower == (set(orders["second"][1:]) | {orders["top"][-1]})
+
+
+def test_the_csv_export_lists_results_flags_byes_and_standings(organiser: Any, swiss: Any) -> None:
+    cid = swiss(5, rounds=2)
+    competitions.pair_next_round(organiser, cid)
+    play_round(organiser, cid, 1)
+    first = load(cid).results[0]
+    competitions.correct_result(
+        organiser,
+        cid,
+        first.id,
+        points={"north_south": 40, "east_west": 110},
+        winner="east_west",
+        reason="swapped on the sheet",
+    )
+    response = APIClient().get(f"/api/competitions/{cid}/export?as=csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    header = rows[0]
+    results = [dict(zip(header, row, strict=True)) for row in rows if row[:1] == ["result"]]
+    assert len(results) == 3  # two boards and the correction
+    correction = next(r for r in results if r["corrects"])
+    assert correction["corrects"] == first.id and correction["winner"] == "east_west"
+    assert [row[0] for row in rows if row[:1] == ["bye"]] == ["bye"]
+    blank = rows.index([])
+    assert rows[blank + 1][:2] == ["rank", "entrant"]
+    assert len(rows) - blank - 2 == 5
+
+
+SHEET = {
+    "hands": [
+        {
+            "bids": {"north": 4, "east": 2, "south": 4, "west": 1},
+            "tricks": {"north": 5, "east": 2, "south": 5, "west": 1},
+        },
+        {
+            "bids": {"north": 4, "east": 2, "south": 4, "west": 1},
+            "tricks": {"north": 5, "east": 2, "south": 5, "west": 1},
+        },
+    ]
+}
+
+
+def test_a_scoresheet_result_counts_like_a_table_result(organiser: Any, swiss: Any) -> None:
+    cid = swiss(2, rounds=1)
+    competitions.pair_next_round(organiser, cid)
+    response = client_for(organiser).post(
+        f"/api/competitions/{cid}/rounds/1/results",
+        {"board": 1, "scoresheet": SHEET},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    state = load(cid)
+    [result] = state.results
+    # Each hand: North-South bid 8, took 10 (80 + 2 bags); East-West bid 3, took 3.
+    assert (result.north_south_points, result.east_west_points) == (164, 60)
+    assert result.winner == "north_south"
+    assert state.result_info[result.id].source == "scoresheet"
+    assert state.result_info[result.id].hands == 2
+    assert state.closed == {1} and state.finished
+    standings = APIClient().get(f"/api/competitions/{cid}/standings").json()
+    rows = standings["standings"]["rows"]
+    assert rows[0]["entrant"] == result.north_south and rows[0]["match_points"] == 2
+
+
+def test_a_scoresheet_short_of_the_target_is_refused(organiser: Any, swiss: Any) -> None:
+    cid = swiss(2, rounds=1)
+    competitions.pair_next_round(organiser, cid)
+    before = event_count()
+    response = client_for(organiser).post(
+        f"/api/competitions/{cid}/rounds/1/results",
+        {"board": 1, "scoresheet": {"hands": SHEET["hands"][:1]}},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "bad_scoresheet"
+    assert event_count() == before
+
+
+def test_an_entrant_without_a_rating_is_seeded_from_the_ratings_projection(
+    organiser: Any, swiss: Any, players: Any
+) -> None:
+    cid = swiss(0)
+    strong, weak = players(2), players(2)
+    PlayerRating.objects.bulk_create(
+        [
+            PlayerRating(str(strong[0].pk), 35.0, 4.0, 9),
+            PlayerRating(str(strong[1].pk), 32.0, 5.0, 9),
+        ]
+    )
+    ratings = {
+        row.player: Rating(row.player, row.mu, row.sigma, row.matches)
+        for row in PlayerRating.objects.all()
+    }
+    competitions.register_entrant(
+        organiser, cid, entrant_id="strong", players=[str(u.pk) for u in strong]
+    )
+    competitions.register_entrant(
+        organiser, cid, entrant_id="weak", players=[str(u.pk) for u in weak], rating=None
+    )
+    competitions.register_entrant(
+        organiser, cid, entrant_id="manual", players=[str(u.pk) for u in players(2)], rating=7
+    )
+    entrants = load(cid).entrants
+    expected = round(team_ordinal(ratings, [str(u.pk) for u in strong]) * 1000)
+    assert entrants["strong"].rating == expected == round((67 - 3 * 41**0.5) * 1000)
+    assert entrants["weak"].rating == round((50 - 25 * 2**0.5) * 1000)  # two unrated
+    assert entrants["manual"].rating == 7
+    # Round 1's seeded fold puts the highest rating first: strong sits on board 1.
+    competitions.pair_next_round(organiser, cid)
+    board_one = load(cid).paired_round(1).pairing.matches[0]  # type: ignore[union-attr]
+    assert "strong" in (board_one.north_south, board_one.east_west)
+
+
+# ---------------------------------------------------------------- refusals over HTTP
+
+
+def problem(response: Any, code: str) -> None:
+    assert 400 <= response.status_code < 500, (response.status_code, response.content)
+    body = response.json()
+    assert set(body) == {"code", "message"} and body["code"] == code, body
+    assert body["message"]
+
+
+def test_every_refusal_is_a_problem_and_writes_nothing(organiser: Any, swiss: Any) -> None:
+    own = client_for(organiser)
+    closed = own.post(
+        "/api/competitions",
+        {"name": "Closed", "registration_closes_at": "2020-01-01T00:00:00+00:00"},
+        format="json",
+    ).json()["id"]
+    cid = swiss(4, rounds=3)
+    first_player = load(cid).entrants["e1"].players[0]
+    base = f"/api/competitions/{cid}"
+    before = event_count()
+    cases = [
+        (
+            own.post(
+                f"/api/competitions/{closed}/entrants",
+                {"entrant_id": "x", "players": ["a", "b"]},
+                format="json",
+            ),
+            "registration_closed",
+        ),
+        (
+            own.post(
+                f"{base}/entrants", {"entrant_id": "e9", "players": [first_player, "zz"]}, "json"
+            ),
+            "player_in_two_entrants",
+        ),
+        (own.post(f"{base}/entrants/ghost/withdraw", {}, format="json"), "unknown_entrant"),
+        (
+            own.post(
+                f"{base}/rounds/1/results",
+                {"board": 1, "points": {"north_south": 1, "east_west": 0}, "winner": "north_south"},
+                format="json",
+            ),
+            "match_not_in_play",
+        ),
+        (APIClient().get(f"{base}/standings?tiebreaks=wins,nonsense"), "unknown_tiebreak"),
+        (
+            own.post(
+                "/api/competitions", {"name": "Bad", "tiebreaks": ["buchholz", "nonsense"]}, "json"
+            ),
+            "unknown_tiebreak",
+        ),
+    ]
+    for response, code in cases:
+        problem(response, code)
+    assert event_count() == before
+    assert own.post(f"{base}/rounds", {}, format="json").status_code == 201
+    before = event_count()
+    problem(own.post(f"{base}/rounds", {}, format="json"), "round_not_closed")
+    problem(
+        own.post(
+            f"{base}/rounds/2/results",
+            {"board": 1, "points": {"north_south": 1, "east_west": 0}, "winner": "north_south"},
+            format="json",
+        ),
+        "match_not_in_play",
+    )
+    assert event_count() == before

@@ -45,6 +45,7 @@ from leagues.models import (
     PlayerRating,
     RatedResult,
 )
+from leagues.services.competitions import record_table_result
 
 logger = logging.getLogger(__name__)
 
@@ -176,8 +177,6 @@ def table_result(events: Sequence[Any], fixed_hands: int | None) -> dict[str, An
 
 def drain_pending() -> int:
     """Append every pending table result to its competition; returns how many went in."""
-    from leagues.services.competitions import record_table_result
-
     done = 0
     for pending in PendingTableResult.objects.order_by("finished_at")[:500]:
         result = pending.result

@@ -40,6 +40,7 @@ def test_bidding_shows_the_hand_and_the_bids_on_one_screen(
     assert outside(page, ["felt", "bid-buttons", "hand", "status-line"]) == []
 
     # Playing: the trick in the middle and the hand, together.
+    expect(page.locator("#table-section")).to_have_attribute("data-presenting", "false")
     page.locator(".bid-button").nth(3).click()
     expect(page.locator(".hand .card.playable").first).to_be_visible(timeout=30_000)
     page.evaluate("window.scrollTo(0, 0)")

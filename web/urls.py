@@ -4,6 +4,15 @@ from django.urls import path
 from django.views.generic import TemplateView
 
 from web.api import BidSuggestionView
+from web.competitions import (
+    CompetitionListView,
+    CompetitionNewView,
+    CompetitionOrganiseView,
+    CompetitionPageView,
+    CompetitionPeopleView,
+    NextMatchesView,
+    PlayerLookupView,
+)
 
 
 class WatchView(TemplateView):
@@ -29,4 +38,23 @@ urlpatterns = [
         BidSuggestionView.as_view(),
         name="table-bid-suggestion",
     ),
+    path("competitions/", CompetitionListView.as_view(), name="web-competitions"),
+    path("competitions/new/", CompetitionNewView.as_view(), name="web-competition-new"),
+    path(
+        "competitions/<uuid:competition_id>/",
+        CompetitionPageView.as_view(),
+        name="web-competition",
+    ),
+    path(
+        "competitions/<uuid:competition_id>/organise/",
+        CompetitionOrganiseView.as_view(),
+        name="web-competition-organise",
+    ),
+    path(
+        "api/client/competitions/<uuid:competition_id>/people",
+        CompetitionPeopleView.as_view(),
+        name="client-competition-people",
+    ),
+    path("api/client/players", PlayerLookupView.as_view(), name="client-player-lookup"),
+    path("api/client/next-matches", NextMatchesView.as_view(), name="client-next-matches"),
 ]

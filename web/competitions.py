@@ -60,9 +60,7 @@ class CompetitionPeopleView(LeagueErrorsMixin, APIView):
         state = reads.state_of(competition_id)
         ids = {p for e in state.entrants.values() for p in (*e.players, e.reserve) if p}
         numeric = [int(p) for p in ids if p.isdigit()]
-        names = dict(
-            get_user_model().objects.filter(pk__in=numeric).values_list("pk", "username")
-        )
+        names = dict(get_user_model().objects.filter(pk__in=numeric).values_list("pk", "username"))
         return Response(
             {
                 "players": {str(pk): name for pk, name in names.items()},

@@ -104,7 +104,9 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
     cid = cmds.create_competition(organiser, spec).competition_id
     for k in range(4):
         pair = [str(players[2 * k].pk), str(players[2 * k + 1].pk)]
-        cmds.register_entrant(organiser, cid, entrant_id=f"team-{k}", players=pair, name=f"Team {k}")
+        cmds.register_entrant(
+            organiser, cid, entrant_id=f"team-{k}", players=pair, name=f"Team {k}"
+        )
     cmds.pair_next_round(organiser, cid, round_number=1)
     page.set_viewport_size(WIDE)
     page.goto(f"/competitions/{cid}/")

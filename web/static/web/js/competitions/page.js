@@ -189,7 +189,8 @@ async function refresh() {
   drawRounds();
   drawChart();
   const round = liveRound(page.rounds);
-  $("boards-section").hidden = page.tiles.show(round && !round.closed ? round : null, page.names) === 0;
+  // The last started round's boards: live while it is played, its final positions after.
+  $("boards-section").hidden = page.tiles.show(round, page.names) === 0;
   if (!page.whatif) setUpWhatIf(standings.standings.tiebreaks);
   await drawNextMatch();
   document.body.dataset.version = String(overview.version);

@@ -133,6 +133,7 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
     expect(
         page.locator('#board-tiles [data-part="hand-number"]', has_text="Hand 2").first
     ).to_be_visible(timeout=120_000)
+    expect(page.locator("#boards-heading")).to_have_text("Round 1: live boards")
     at_both_sizes(page, "competition-live")
 
     # When the tables finish, the results land: the round closes, 2 match points each for
@@ -148,6 +149,7 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
     # The finished boards stay on the page with their final positions.
     finished = page.locator('#board-tiles [data-part="status-line"]', has_text="Game over.")
     expect(finished).to_have_count(2)
+    expect(page.locator("#boards-heading")).to_have_text("Round 1: final boards")
 
     # What if head-to-head were dropped for wins first?  The recomputed table says who moved.
     page.select_option("#whatif-tiebreak-1", "wins")

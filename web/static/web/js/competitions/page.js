@@ -48,7 +48,8 @@ function summary(overview) {
   const stages = s.stages
     .map((stage) => `${FORMAT_LABELS[stage.kind] || stage.kind}${stage.rounds ? `, ${stage.rounds} rounds` : ""}${stage.double ? " (double)" : ""}`)
     .join(", then ");
-  const format = s.match_format.fixed_hands ? `${s.match_format.fixed_hands} hands a match` : "games to the target score";
+  const hands = s.match_format.fixed_hands;
+  const format = hands ? `${hands} hand${hands === 1 ? "" : "s"} a match` : "games to the target score";
   const mp = s.match_points;
   const bots = s.bot_level ? ` · bots (${s.bot_level}) play every seat` : "";
   return `${stages} · ${presetTitle(s.rules.preset)} · ${format} · win ${mp.win}, draw ${mp.draw}, loss ${mp.loss}, bye ${mp.bye}${bots}`;
@@ -191,6 +192,7 @@ async function refresh() {
   const round = liveRound(page.rounds);
   // The last started round's boards: live while it is played, its final positions after.
   $("boards-section").hidden = page.tiles.show(round, page.names) === 0;
+  if (round) $("boards-heading").textContent = `Round ${round.round}: ${round.closed ? "final boards" : "live boards"}`;
   if (!page.whatif) setUpWhatIf(standings.standings.tiebreaks);
   await drawNextMatch();
   document.body.dataset.version = String(overview.version);

@@ -18,17 +18,18 @@ const BASE = [
   { key: "point_differential", label: "Point differential", short: "Diff" },
 ];
 
-const SHORT = { head_to_head: "H2H", buchholz: "Buch", buchholz_cut1: "Buch−1", sonneborn_berger: "SB", lots: "Lots" };
+const SHORT = { head_to_head: "H2H", buchholz: "Buch", buchholz_cut1: "Buch−1", sonneborn_berger: "SB" };
 
 /**
  * Every column the table shows: the fixed figures and each tie-break the standings
- * declare, in their order (a tie-break that is also a fixed figure, like wins, is shown
+ * declare (but the draw of lots), in their order (a tie-break that is also a fixed figure, like wins, is shown
  * once, where it is, marked as a tie-break).
  */
 export function standingsColumns(tiebreaks) {
   const columns = BASE.map((c) => ({ ...c, tiebreak: tiebreaks.indexOf(c.key) + 1 || null }));
   for (const [index, name] of tiebreaks.entries()) {
-    if (BASE.some((c) => c.key === name)) continue;
+    // The draw of lots is an order, not a figure: the order line under the heading names it.
+    if (name === "lots" || BASE.some((c) => c.key === name)) continue;
     columns.push({ key: `tiebreak:${name}`, label: tiebreakLabel(name), short: SHORT[name] || tiebreakLabel(name), tiebreak: index + 1 });
   }
   return columns;

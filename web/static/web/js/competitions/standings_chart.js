@@ -49,14 +49,17 @@ export function drawStandingsChart(svg, legend, series, order, names) {
     svg.append(el("text", { x: g.pad - 6, y: tick.y + 4, "text-anchor": "end", class: "chart-label" }, String(tick.value)));
   }
   legend.replaceChildren();
-  for (const line of g.lines) {
+  for (const [k, line] of g.lines.entries()) {
     const name = names[line.entrant] || line.entrant;
+    // Entrants on the same points would hide each other: each line sits a pixel or two
+    // apart from the next (the legend and the titles carry the exact figures).
     const path = el("polyline", {
       points: line.points.map((p) => p.join(",")).join(" "),
       fill: "none",
       stroke: line.colour,
       "stroke-width": 2.5,
       "data-entrant": line.entrant,
+      transform: `translate(0 ${(k - (g.lines.length - 1) / 2) * 2})`,
     });
     path.append(el("title", {}, `${name}: ${line.last} match points`));
     svg.append(path);

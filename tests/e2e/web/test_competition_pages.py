@@ -110,9 +110,21 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
         )
     cmds.pair_next_round(organiser, cid, round_number=1)
     page.set_viewport_size(WIDE)
+
+    # A player of the competition sees the next match in the play page's lobby...
+    sign_in_as(page, players[0])
+    page.goto("/")
+    mine = page.locator("#next-matches-list li", has_text="Bots night")
+    expect(mine).to_contain_text("Round 1, board")
+    expect(mine).to_contain_text("its table opens when the round starts")
+    assert_controls_named(page)
+    shoot(page, "lobby-next-match-wide")
+
+    # ... and on the competition page.
     page.goto(f"/competitions/{cid}/")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(page.locator("#competition-name")).to_have_text("Bots night")
+    expect(page.locator("#next-match-text")).to_contain_text("Round 1, board")
     expect(page.locator('.round[data-round="1"] h3')).to_have_text("Round 1 (paired, not started)")
     # Every declared tie-break has its column.
     for column in ("tiebreak:head_to_head", "tiebreak:buchholz", "tiebreak:sonneborn_berger"):
@@ -124,6 +136,7 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
     # The page sees the round start and opens a tile per table, each live on its own socket.
     tiles = page.locator("#board-tiles .board-tile")
     expect(tiles).to_have_count(2)
+    expect(page.locator("#next-match-link")).to_have_attribute("href", re.compile(r"^/\?table="))
     expect(tiles.first.locator('[data-part="tile-watch"]')).to_have_attribute(
         "href", f"/tables/{tiles.first.get_attribute('data-table')}/watch/"
     )
@@ -157,6 +170,8 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
     expect(page.locator("#whatif-result")).to_have_attribute("data-comparable", "true")
     expect(page.locator("#whatif-summary")).to_contain_text("With Wins")
     expect(page.locator("#whatif-table tbody tr")).to_have_count(4)
+    expect(page.locator('#whatif-table td[data-column="change"]')).to_have_count(4)
+    shoot(page, "competition-whatif-wide")
     # Another preset whose options change which moves are legal cannot be compared.
     page.select_option("#whatif-preset", "easy")
     page.click("#whatif-submit")

@@ -99,5 +99,11 @@ class NextMatchesView(LeagueErrorsMixin, APIView):
                 answer = reads.next_match(row.id, player)
             except LeagueError:
                 continue  # not an entrant there
-            matches.append({"competition_id": str(row.id), "name": row.name, **answer})
+            names = {}
+            if answer.get("match"):
+                entrants = reads.overview(row.id)["entrants"]
+                names = {e["id"]: e["name"] for e in entrants if e["name"]}
+            matches.append(
+                {"competition_id": str(row.id), "name": row.name, "names": names, **answer}
+            )
         return Response({"matches": matches})

@@ -115,7 +115,7 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
     sign_in_as(page, players[0])
     page.goto("/")
     mine = page.locator("#next-matches-list li", has_text="Bots night")
-    expect(mine).to_contain_text("Round 1, board")
+    expect(mine).to_contain_text(re.compile(r"Round 1, board \d: you play .* against Team \d"))
     expect(mine).to_contain_text("its table opens when the round starts")
     assert_controls_named(page)
     shoot(page, "lobby-next-match-wide")

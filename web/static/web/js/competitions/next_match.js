@@ -21,7 +21,7 @@ export async function showNextMatches(box, list, token) {
       title.href = `/competitions/${item.competition_id}/`;
       title.textContent = item.name || "A competition";
       const text = document.createElement("span");
-      text.textContent = ` ${nextMatchText(item, {})}`;
+      text.textContent = ` ${nextMatchText(item, item.names || {})}`;
       li.append(title, text);
       if (item.match && item.match.table_id) {
         li.append(" ", tableLink(item.match));

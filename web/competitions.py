@@ -14,6 +14,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.views.generic import TemplateView
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -51,6 +53,7 @@ class CompetitionNewView(TemplateView):
     template_name = "web/competition_new.html"
 
 
+@extend_schema(tags=["client"], responses=OpenApiTypes.OBJECT)
 class CompetitionPeopleView(LeagueErrorsMixin, APIView):
     """Usernames of the competition's players and each result's source and reason."""
 
@@ -72,6 +75,7 @@ class CompetitionPeopleView(LeagueErrorsMixin, APIView):
         )
 
 
+@extend_schema(tags=["client"], responses=OpenApiTypes.OBJECT)
 class PlayerLookupView(LeagueErrorsMixin, APIView):
     """``?username=NAME``: that player's user id, as competitions store players."""
 
@@ -85,6 +89,7 @@ class PlayerLookupView(LeagueErrorsMixin, APIView):
         return Response({"id": str(user.pk), "username": user.username})
 
 
+@extend_schema(tags=["client"], responses=OpenApiTypes.OBJECT)
 class NextMatchesView(LeagueErrorsMixin, APIView):
     """The signed-in player's next match in each unfinished competition they play in."""
 

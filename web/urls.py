@@ -3,6 +3,15 @@
 from django.urls import include, path
 from django.views.generic import TemplateView
 
+from web.competitions import (
+    CompetitionListView,
+    CompetitionNewView,
+    CompetitionOrganiseView,
+    CompetitionPageView,
+    CompetitionPeopleView,
+    NextMatchesView,
+    PlayerLookupView,
+)
 from web.pages import ReplayPageView, VerifyingDocView, WatchView
 
 urlpatterns = [
@@ -15,5 +24,24 @@ urlpatterns = [
     path("tables/<uuid:table_id>/watch/", WatchView.as_view(), name="web-watch"),
     path("tables/<uuid:table_id>/replay/", ReplayPageView.as_view(), name="web-replay"),
     path("docs/verifying/", VerifyingDocView.as_view(), name="web-verifying"),
+    path("competitions/", CompetitionListView.as_view(), name="web-competitions"),
+    path("competitions/new/", CompetitionNewView.as_view(), name="web-competition-new"),
+    path(
+        "competitions/<uuid:competition_id>/",
+        CompetitionPageView.as_view(),
+        name="web-competition",
+    ),
+    path(
+        "competitions/<uuid:competition_id>/organise/",
+        CompetitionOrganiseView.as_view(),
+        name="web-competition-organise",
+    ),
+    path(
+        "api/client/competitions/<uuid:competition_id>/people",
+        CompetitionPeopleView.as_view(),
+        name="client-competition-people",
+    ),
+    path("api/client/players", PlayerLookupView.as_view(), name="client-player-lookup"),
+    path("api/client/next-matches", NextMatchesView.as_view(), name="client-next-matches"),
     path("", include("bots.urls")),
 ]

@@ -19,6 +19,7 @@ import {
   showOptions,
   STANDARD_RULES,
 } from "./rules.js";
+import { showNextMatches } from "./competitions/next_match.js";
 import * as session from "./session.js";
 import { TablePresenter } from "./table/presenter.js";
 import { TableRenderer } from "./table/renderer.js";
@@ -63,7 +64,13 @@ async function showSetup() {
   }
   // Enabled only once the rules list is filled: a click before would send no preset.
   $("start-game").disabled = false;
-  await Promise.all([offerContinue(), showMyGames(), showOpenTables(), showTablesInPlay()]);
+  await Promise.all([
+    offerContinue(),
+    showMyGames(),
+    showOpenTables(),
+    showTablesInPlay(),
+    showNextMatches($("next-matches"), $("next-matches-list"), app.auth.token),
+  ]);
 }
 
 /** Tables in the lobby with a free seat for a person: join one. */
@@ -664,8 +671,15 @@ async function enterPlatform() {
   const join = pendingJoin();
   sessionStorage.removeItem("spades.join");
   if (join) history.replaceState(null, "", "/");
+  // A competition's "go to my table" link (/?table=ID): the player's seat is already theirs.
+  const competitionTable = new URLSearchParams(location.search).get("table");
+  if (competitionTable) history.replaceState(null, "", "/");
   await showSetup();
   if (join) await joinTable(join.table, join.seat);
+  else if (competitionTable) {
+    session.saveTableId(competitionTable);
+    await openTable(competitionTable);
+  }
 }
 
 async function start() {

@@ -1,0 +1,285 @@
+"""The tournament pages through the real stack: a bots-played round followed live on the
+public page, and an organiser creating a competition, entering scoresheets and
+correcting a result with a reason.
+
+Match results from tables reach the competition through the leagues projections, so this
+module runs a projector process beside the session's daphne and worker.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.web.conftest import SCREENSHOTS, Server
+from tests.e2e.web.steps import assert_controls_named
+
+WIDE = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def projector(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """``services.projector`` on the test database (table results -> competitions)."""
+    from django.conf import settings
+    from django.db import connection
+
+    from games.live.processes import ManagedProcess, database_env
+
+    env = database_env(connection.settings_dict, settings.REDIS_URL)
+    logs = tmp_path_factory.mktemp("e2e-projector")
+    heartbeat = logs / "projector.heartbeat"
+    env["SPADES_PROJECTOR_HEARTBEAT"] = str(heartbeat)
+    process = ManagedProcess(
+        "e2e-projector",
+        "services.projector",
+        ["--poll", "0.5"],
+        env,
+        logs,
+        lambda _process: heartbeat.exists(),
+    )
+    process.start(timeout=120)
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def users(count: int) -> list[Any]:
+    from tests.factories import UserFactory
+
+    tag = uuid.uuid4().hex[:8]
+    return [UserFactory(username=f"e2e-c{tag}-{k}") for k in range(count)]
+
+
+def sign_in_as(page: Any, user: Any) -> None:
+    """The browser holds ``user``'s API token, as after logging in on the play page."""
+    from accounts.registration import token_for
+
+    page.goto("/competitions/")
+    auth = json.dumps({"token": token_for(user), "username": user.username})
+    page.evaluate("value => localStorage.setItem('spades.auth', value)", auth)
+
+
+def shoot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def at_both_sizes(page: Any, name: str) -> None:
+    """Screenshots at 1280x900 and 390x844, every visible control named at each."""
+    for label, size in (("wide", WIDE), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        assert_controls_named(page)
+        shoot(page, f"{name}-{label}")
+    page.set_viewport_size(WIDE)
+
+
+def mp_cell(page: Any, entrant: str) -> Any:
+    return page.locator(
+        f'#standings-table tr[data-entrant="{entrant}"] td[data-column="match_points"]'
+    )
+
+
+def test_a_tournament_page_follows_a_bots_played_round_live(
+    page: Any, orm: None, projector: Any
+) -> None:
+    from leagues.services import competitions as cmds
+    from leagues.services.tables import start_round
+
+    organiser, *players = users(9)
+    # Bots play every seat, with no pause between moves: a game to 300 lasts a few hands,
+    # long enough to see the tiles follow it.
+    spec = {
+        "name": "Bots night",
+        "stages": [{"kind": "swiss", "rounds": 2}],
+        "rules": {"preset": "standard", "target_score": 300},
+        "bot_level": "easy",
+    }
+    cid = cmds.create_competition(organiser, spec).competition_id
+    for k in range(4):
+        pair = [str(players[2 * k].pk), str(players[2 * k + 1].pk)]
+        cmds.register_entrant(
+            organiser, cid, entrant_id=f"team-{k}", players=pair, name=f"Team {k}"
+        )
+    cmds.pair_next_round(organiser, cid, round_number=1)
+    page.set_viewport_size(WIDE)
+
+    # A player of the competition sees the next match in the play page's lobby...
+    sign_in_as(page, players[0])
+    page.goto("/")
+    mine = page.locator("#next-matches-list li", has_text="Bots night")
+    expect(mine).to_contain_text(re.compile(r"Round 1, board \d: you play .* against Team \d"))
+    expect(mine).to_contain_text("its table opens when the round starts")
+    assert_controls_named(page)
+    shoot(page, "lobby-next-match-wide")
+
+    # ... and on the competition page.
+    page.goto(f"/competitions/{cid}/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#competition-name")).to_have_text("Bots night")
+    expect(page.locator("#next-match-text")).to_contain_text("Round 1, board")
+    expect(page.locator('.round[data-round="1"] h3')).to_have_text("Round 1 (paired, not started)")
+    # Every declared tie-break has its column.
+    for column in ("tiebreak:head_to_head", "tiebreak:buchholz", "tiebreak:sonneborn_berger"):
+        expect(page.locator(f'#standings-table th[data-column="{column}"]')).to_be_visible()
+    expect(page.locator("#boards-section")).to_be_hidden()
+
+    start_round(organiser, cid, 1)
+
+    # The page sees the round start and opens a tile per table, each live on its own socket.
+    tiles = page.locator("#board-tiles .board-tile")
+    expect(tiles).to_have_count(2)
+    expect(page.locator("#next-match-link")).to_have_attribute("href", re.compile(r"^/\?table="))
+    expect(tiles.first.locator('[data-part="tile-watch"]')).to_have_attribute(
+        "href", f"/tables/{tiles.first.get_attribute('data-table')}/watch/"
+    )
+    # Cards land on the tiles' tricks as the bots play: the tiles follow the tables live.
+    expect(page.locator("#board-tiles .trick-slot .card").first).to_be_visible(timeout=60_000)
+    # ... and hand after hand: a tile's hand number moves on while the page stays open.
+    expect(
+        page.locator('#board-tiles [data-part="hand-number"]', has_text="Hand 2").first
+    ).to_be_visible(timeout=120_000)
+    expect(page.locator("#boards-heading")).to_have_text("Round 1: live boards")
+    at_both_sizes(page, "competition-live")
+
+    # When the tables finish, the results land: the round closes, 2 match points each for
+    # the two winners, flagged as bot-played; the chart draws one line per entrant.
+    expect(page.locator('.round[data-round="1"] h3')).to_have_text(
+        "Round 1 (complete)", timeout=240_000
+    )
+    winners = page.locator('#standings-table td[data-column="match_points"]', has_text="2")
+    expect(winners).to_have_count(2)
+    expect(page.locator('.round[data-round="1"] [data-flag="bot"]')).to_have_count(2)
+    expect(page.locator("#standings-chart polyline")).to_have_count(4)
+    expect(page.locator("#chart-legend li")).to_have_count(4)
+    # The finished boards stay on the page with their final positions.
+    finished = page.locator('#board-tiles [data-part="status-line"]', has_text="Game over.")
+    expect(finished).to_have_count(2)
+    expect(page.locator("#boards-heading")).to_have_text("Round 1: final boards")
+
+    # What if head-to-head were dropped for wins first?  The recomputed table says who moved.
+    page.select_option("#whatif-tiebreak-1", "wins")
+    page.click("#whatif-submit")
+    expect(page.locator("#whatif-result")).to_have_attribute("data-comparable", "true")
+    expect(page.locator("#whatif-summary")).to_contain_text("With Wins")
+    expect(page.locator("#whatif-table tbody tr")).to_have_count(4)
+    expect(page.locator('#whatif-table td[data-column="change"]')).to_have_count(4)
+    shoot(page, "competition-whatif-wide")
+    # Another preset whose options change which moves are legal cannot be compared.
+    page.select_option("#whatif-preset", "easy")
+    page.click("#whatif-submit")
+    expect(page.locator("#whatif-result")).to_have_attribute("data-comparable", "false")
+    expect(page.locator("#whatif-summary")).to_contain_text("Not comparable:")
+    at_both_sizes(page, "competition-finished-round")
+
+
+def scoresheet(page: Any, board: int, bids: list[str], tricks: list[str]) -> None:
+    page.click(f'#organise-rounds li[data-board="{board}"] button')
+    expect(page.locator("#result-panel")).to_be_visible()
+    for seat, bid, took in zip(("north", "east", "south", "west"), bids, tricks, strict=True):
+        page.fill(f'#scoresheet-rows input[data-kind="bid"][data-seat="{seat}"]', bid)
+        page.fill(f'#scoresheet-rows input[data-kind="tricks"][data-seat="{seat}"]', took)
+    page.click("#result-submit")
+
+
+def test_the_organiser_creates_enters_results_and_corrects_one(page: Any, orm: None) -> None:
+    organiser, *players = users(9)
+    sign_in_as(page, organiser)
+    page.set_viewport_size(PHONE)
+
+    # Create: a Swiss of two rounds, one hand a match.
+    page.goto("/competitions/new/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.fill("#new-name", "Club night")
+    page.fill("#new-rounds", "2")
+    page.check("input[name=match][value=fixed]")
+    page.fill("#new-hands", "1")
+    at_both_sizes(page, "competition-new")
+    page.click("#new-submit")
+    expect(page).to_have_url(re.compile(r"/competitions/[0-9a-f-]{36}/organise/$"))
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#organise-heading")).to_have_text("Organise: Club night")
+    cid = page.url.split("/competitions/")[1].split("/")[0]
+
+    # Register four partnerships by username; an unknown player is the server's sentence.
+    page.fill("#entrant-name", "Nobody")
+    page.fill("#entrant-player-1", "no-such-player-x")
+    page.fill("#entrant-player-2", players[0].username)
+    page.click("#entrant-submit")
+    expect(page.locator("#entrant-error")).to_have_text(
+        "There is no player called 'no-such-player-x'."
+    )
+    for k, team in enumerate(("Aces", "Kings", "Queens", "Jacks")):
+        page.fill("#entrant-name", team)
+        page.fill("#entrant-player-1", players[2 * k].username)
+        page.fill("#entrant-player-2", players[2 * k + 1].username)
+        page.click("#entrant-submit")
+        expect(page.locator("#entrant-list li")).to_have_count(k + 1)
+    expect(page.locator("#entrant-list")).to_contain_text(
+        f"Aces ({players[0].username} & {players[1].username})"
+    )
+
+    page.click("#pair-round")
+    expect(page.locator('#organise-rounds .round[data-round="1"] li')).to_have_count(2)
+    at_both_sizes(page, "competition-organise")
+
+    # A scoresheet whose tricks do not add up is refused in the server's words.
+    scoresheet(page, 1, ["4", "3", "4", "2"], ["5", "3", "4", "0"])
+    expect(page.locator("#result-error")).to_contain_text("the tricks add up to 12, not 13")
+    page.fill('#scoresheet-rows input[data-kind="tricks"][data-seat="west"]', "1")
+    page.click("#result-submit")
+    expect(page.locator("#result-panel")).to_be_hidden()
+    board_1 = page.locator('#organise-rounds li[data-board="1"]')
+    expect(board_1).to_contain_text("81 – −50")  # N-S bid 8 took 9; E-W bid 5 took 4
+    scoresheet(page, 2, ["3", "3", "3", "3"], ["3", "4", "3", "3"])
+    expect(page.locator('#organise-rounds li[data-board="2"]')).to_contain_text("won")
+
+    north_south = page.evaluate(
+        """async (cid) => (await (await fetch(`/api/competitions/${cid}/rounds`)).json())
+            .rounds[0].matches[0]""",
+        cid,
+    )
+    winner, loser = north_south["north_south"], north_south["east_west"]
+    page.goto(f"/competitions/{cid}/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(mp_cell(page, winner)).to_have_text("2")
+    expect(mp_cell(page, loser)).to_have_text("0")
+    expect(page.locator('.round[data-round="1"] [data-flag="scoresheet"]')).to_have_count(2)
+
+    # Correct board 1: a correction needs its reason (the server's sentence), then counts.
+    page.goto(f"/competitions/{cid}/organise/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.click('#organise-rounds li[data-board="1"] button')
+    page.fill("#correct-ns", "40")
+    page.fill("#correct-ew", "120")
+    page.select_option("#correct-winner", "east_west")
+    page.click("#correct-submit")
+    expect(page.locator("#correct-error")).to_contain_text("reason")
+    page.fill("#correct-reason", "East's tricks were miscounted")
+    page.click("#correct-submit")
+    expect(page.locator("#correct-panel")).to_be_hidden()
+    expect(board_1.locator('[data-flag="corrected"]')).to_have_text(
+        "Corrected: East's tricks were miscounted"
+    )
+    expect(board_1).to_contain_text("40 – 120")
+
+    page.goto(f"/competitions/{cid}/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(mp_cell(page, winner)).to_have_text("0")
+    expect(mp_cell(page, loser)).to_have_text("2")
+    flag = page.locator('.round[data-round="1"] tr[data-board="1"] [data-flag="corrected"]')
+    expect(flag).to_have_text("Corrected: East's tricks were miscounted")
+    at_both_sizes(page, "competition-corrected")
+
+    page.goto("/competitions/")
+    expect(page.locator(f'#competition-list tr[data-competition="{cid}"]')).to_contain_text(
+        "Club night"
+    )
+    at_both_sizes(page, "competitions-list")

@@ -1,0 +1,288 @@
+// The public page of one competition (/competitions/<id>/): standings with every tie-break
+// column, rounds and pairings, the current round's live boards, the standings chart, the
+// what-if panel and, for a signed-in entrant, "my next match".
+//
+// Kept live by polling the competition's version every few seconds (the competition's
+// WebSocket is not on this branch yet: docs/client.md); the boards are live through each
+// table's own WebSocket.
+
+import { api, problemText } from "../api.js";
+import { fillPresetSelect, loadPresets, presetTitle } from "../rules.js";
+import * as session from "../session.js";
+import { tableLink } from "./next_match.js";
+import { liveRound, matchPointsByRound } from "./standings.js";
+import { drawStandingsChart } from "./standings_chart.js";
+import { drawStandings, tiebreakSelects } from "./tables.js";
+import { BoardTiles } from "./tiles.js";
+import {
+  entrantNames,
+  FORMAT_LABELS,
+  moveText,
+  nextMatchText,
+  resultFlags,
+  scoreText,
+  tiebreakLabel,
+  winnerText,
+} from "./words.js";
+
+export const POLL_MS = 3000;
+
+const $ = (id) => document.getElementById(id);
+const competitionId = document.body.dataset.competition;
+const base = `/api/competitions/${competitionId}`;
+
+const page = {
+  version: null,
+  overview: null,
+  people: { players: {}, results: {} },
+  names: {},
+  rounds: [],
+  standings: null,
+  tiles: null,
+  whatif: null,
+  me: null,
+};
+
+function summary(overview) {
+  const s = overview.settings;
+  const stages = s.stages
+    .map((stage) => `${FORMAT_LABELS[stage.kind] || stage.kind}${stage.rounds ? `, ${stage.rounds} rounds` : ""}${stage.double ? " (double)" : ""}`)
+    .join(", then ");
+  const hands = s.match_format.fixed_hands;
+  const format = hands ? `${hands} hand${hands === 1 ? "" : "s"} a match` : "games to the target score";
+  const mp = s.match_points;
+  const bots = s.bot_level ? ` · bots (${s.bot_level}) play every seat` : "";
+  return `${stages} · ${presetTitle(s.rules.preset)} · ${format} · win ${mp.win}, draw ${mp.draw}, loss ${mp.loss}, bye ${mp.bye}${bots}`;
+}
+
+function drawRounds() {
+  const box = $("rounds");
+  if (!page.rounds.length) return;
+  box.replaceChildren(
+    ...[...page.rounds].reverse().map((round) => {
+      const section = document.createElement("section");
+      section.className = "round";
+      section.dataset.round = String(round.round);
+      const h3 = document.createElement("h3");
+      const state = round.closed ? "complete" : round.started ? "in play" : "paired, not started";
+      h3.textContent = `Round ${round.round} (${state})`;
+      section.append(h3);
+      const table = document.createElement("table");
+      table.className = "pairings-table";
+      table.innerHTML = `<caption class="visually-hidden">Round ${round.round} pairings</caption><thead><tr><th scope="col">Board</th><th scope="col">North-South</th><th scope="col">East-West</th><th scope="col">Score</th><th scope="col">Result</th><th scope="col">Table</th></tr></thead><tbody></tbody>`;
+      for (const match of round.matches) {
+        const tr = document.createElement("tr");
+        tr.dataset.board = String(match.board);
+        const info = match.result ? page.people.results[match.result.id] : null;
+        const flags = resultFlags(match.result, info);
+        const cells = [
+          String(match.board),
+          page.names[match.north_south] || match.north_south,
+          page.names[match.east_west] || match.east_west,
+          scoreText(match.result),
+        ];
+        for (const text of cells) {
+          const td = document.createElement("td");
+          td.textContent = text;
+          tr.append(td);
+        }
+        const result = document.createElement("td");
+        result.textContent = winnerText(match, match.result, page.names);
+        for (const flag of flags) {
+          const badge = document.createElement("span");
+          badge.className = `flag flag-${flag.kind}`;
+          badge.dataset.flag = flag.kind;
+          badge.textContent = flag.text;
+          result.append(" ", badge);
+        }
+        tr.append(result);
+        const where = document.createElement("td");
+        if (match.table_id) {
+          const link = document.createElement("a");
+          link.href = `/tables/${match.table_id}/watch/`;
+          link.textContent = `Watch board ${match.board}`;
+          where.append(link);
+        } else {
+          where.textContent = "–";
+        }
+        tr.append(where);
+        table.tBodies[0].append(tr);
+      }
+      const wrap = document.createElement("div");
+      wrap.className = "table-scroll";
+      wrap.append(table);
+      section.append(wrap);
+      if (round.byes.length) {
+        const p = document.createElement("p");
+        p.className = "byes";
+        p.textContent = `Bye: ${round.byes.map((id) => page.names[id] || id).join(", ")}`;
+        section.append(p);
+      }
+      return section;
+    }),
+  );
+}
+
+function drawStandingsSection() {
+  const document_ = page.standings;
+  const standings = document_.standings;
+  $("standings-order").textContent = `Order: match points, then ${standings.tiebreaks.map(tiebreakLabel).join(", ")}.`;
+  drawStandings($("standings-table"), standings, page.names);
+  $("standings-table").dataset.version = String(document_.version);
+  const stale = document_.stale_pairings || [];
+  const note = $("stale-pairings");
+  note.hidden = !stale.length;
+  note.textContent = stale.length
+    ? `Paired before a correction: ${[...new Set(stale.map((s) => `round ${s.round}`))].join(", ")} (the pairing used the old result).`
+    : "";
+}
+
+function drawChart() {
+  const overview = page.overview;
+  const series = matchPointsByRound(page.rounds, overview.settings.match_points, overview.entrants);
+  const order = page.standings.standings.rows.map((row) => row.entrant);
+  $("chart-section").hidden = page.rounds.length === 0;
+  drawStandingsChart($("standings-chart"), $("chart-legend"), series, order, page.names);
+}
+
+async function drawNextMatch() {
+  if (!page.me) return;
+  const box = $("next-match");
+  let answer;
+  try {
+    answer = await api(`${base}/players/${page.me.id}/next-match`);
+  } catch {
+    box.hidden = true; // not an entrant of this competition
+    return;
+  }
+  $("next-match-text").textContent = nextMatchText(answer, page.names);
+  const old = $("next-match-link");
+  if (answer.match && answer.match.table_id) {
+    const link = tableLink(answer.match);
+    link.id = "next-match-link";
+    old.replaceWith(link);
+  } else {
+    old.hidden = true;
+  }
+  box.hidden = false;
+}
+
+/** Read everything again (the version moved); draw what changed. */
+async function refresh() {
+  const overview = await api(base);
+  if (overview.version === page.version) return;
+  const [people, rounds, standings] = await Promise.all([
+    api(`/api/client/competitions/${competitionId}/people`),
+    api(`${base}/rounds`),
+    api(`${base}/standings`),
+  ]);
+  page.overview = overview;
+  page.people = people;
+  page.names = entrantNames(overview, people.players);
+  page.rounds = rounds.rounds;
+  page.standings = standings;
+  page.version = overview.version;
+  const name = overview.settings.name || "Unnamed competition";
+  $("competition-name").textContent = name;
+  document.title = `${name} · Spades`;
+  $("competition-summary").textContent = summary(overview);
+  drawStandingsSection();
+  drawRounds();
+  drawChart();
+  const round = liveRound(page.rounds);
+  // The last started round's boards: live while it is played, its final positions after.
+  $("boards-section").hidden = page.tiles.show(round, page.names) === 0;
+  if (round) $("boards-heading").textContent = `Round ${round.round}: ${round.closed ? "final boards" : "live boards"}`;
+  if (!page.whatif) setUpWhatIf(standings.standings.tiebreaks);
+  await drawNextMatch();
+  document.body.dataset.version = String(overview.version);
+}
+
+// ------------------------------------------------------------------ what-if
+
+async function setUpWhatIf(declared) {
+  page.whatif = tiebreakSelects($("whatif-tiebreaks"), declared.filter((t) => t !== "lots"), { prefix: "whatif-tiebreak" });
+  const presets = await loadPresets();
+  const select = $("whatif-preset");
+  const own = select.options[0];
+  fillPresetSelect(select, presets, null);
+  select.prepend(own);
+  select.value = "";
+  $("whatif-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    whatIf();
+  });
+}
+
+async function whatIf() {
+  const error = $("whatif-error");
+  error.textContent = "";
+  const query = new URLSearchParams({ tiebreaks: page.whatif.read().join(",") });
+  const preset = $("whatif-preset").value;
+  if (preset) query.set("preset", preset);
+  let answer;
+  try {
+    answer = await api(`${base}/standings?${query}`);
+  } catch (problem) {
+    error.textContent = problemText(problem);
+    return;
+  }
+  const box = $("whatif-result");
+  box.hidden = false;
+  box.dataset.comparable = String(answer.comparable);
+  const moves = $("whatif-moves");
+  const table = $("whatif-table");
+  if (!answer.comparable) {
+    $("whatif-summary").textContent = `Not comparable: ${answer.reason}`;
+    moves.replaceChildren();
+    table.hidden = true;
+    return;
+  }
+  table.hidden = false;
+  const changes = {};
+  for (const move of answer.moves.moves) changes[move.entrant] = move.change;
+  const rules = preset ? ` under ${presetTitle(preset)}` : "";
+  const order = answer.tiebreaks.map(tiebreakLabel).join(", ");
+  const count = answer.moves.moves.length;
+  $("whatif-summary").textContent = count
+    ? `With ${order}${rules}: ${count} entrant${count === 1 ? "" : "s"} change place, ${answer.moves.unchanged} do not.`
+    : `With ${order}${rules}: nobody changes place.`;
+  moves.replaceChildren(
+    ...answer.moves.moves.map((move) => {
+      const li = document.createElement("li");
+      li.dataset.entrant = move.entrant;
+      li.textContent = moveText(move, page.names);
+      return li;
+    }),
+  );
+  drawStandings(table, answer.standings, page.names, changes);
+}
+
+// ------------------------------------------------------------------ start
+
+async function start() {
+  page.tiles = new BoardTiles($("board-tiles"), $("board-tile-template"));
+  const auth = session.loadAuth();
+  if (auth) {
+    page.me = await api("/api/auth/me", { token: auth.token }).catch(() => null);
+  }
+  try {
+    await refresh();
+  } catch (problem) {
+    $("competition-error").textContent = problemText(problem);
+    document.body.dataset.ready = "true";
+    return;
+  }
+  document.body.dataset.ready = "true";
+  let busy = false;
+  setInterval(() => {
+    if (busy) return;
+    busy = true;
+    refresh().finally(() => (busy = false)).then(
+      () => ($("live-note").textContent = "Standings refresh every few seconds."),
+      (problem) => ($("live-note").textContent = `Not refreshed: ${problem.message}`),
+    );
+  }, POLL_MS);
+}
+
+start();

@@ -1,0 +1,86 @@
+// The live boards of a round: one tile per table, each drawn by its own TableRenderer into
+// its own element and kept live by its own TableLive as a spectator (no token).
+
+import { api } from "../api.js";
+import { TableLive } from "../live.js";
+import { TablePresenter } from "../table/presenter.js";
+import { TableRenderer } from "../table/renderer.js";
+
+class BoardTile {
+  constructor(element, tableId) {
+    this.element = element;
+    this.tableId = tableId;
+    this.renderer = new TableRenderer(element);
+    this.presenter = new TablePresenter(this.renderer, { tableId });
+    this.live = null;
+  }
+
+  async open() {
+    let view;
+    try {
+      view = await api(`/api/tables/${this.tableId}`);
+    } catch (problem) {
+      this.renderer.setText("status-line", problem.message);
+      return;
+    }
+    if (this.presenter.closed) return;
+    this.presenter.enqueue(view, []);
+    this.live = new TableLive(this.tableId, "", {
+      onMessage: (message) => {
+        if (message.table) this.presenter.enqueue(message.table, message.events || []);
+      },
+      onStatus: (kind, text) => {
+        this.element.dataset.connection = kind;
+        if (kind !== "open") this.renderer.setText("status-line", text);
+      },
+    });
+    this.live.version = view.version;
+    this.live.connect();
+  }
+
+  close() {
+    this.presenter.close();
+    if (this.live) this.live.close();
+  }
+}
+
+export class BoardTiles {
+  /** `list` receives the tiles; `template` is the tile's <template>. */
+  constructor(list, template) {
+    this.list = list;
+    this.template = template;
+    this.tiles = new Map(); // table id -> BoardTile
+  }
+
+  /** Show the tables of `round`'s matches (titles from `names`); tiles of other tables close. */
+  show(round, names) {
+    const wanted = new Map();
+    for (const match of round ? round.matches : []) {
+      if (match.table_id) wanted.set(match.table_id, match);
+    }
+    for (const [tableId, tile] of this.tiles) {
+      if (!wanted.has(tableId)) {
+        tile.close();
+        tile.element.remove();
+        this.tiles.delete(tableId);
+      }
+    }
+    for (const [tableId, match] of wanted) {
+      if (this.tiles.has(tableId)) continue;
+      const element = this.template.content.firstElementChild.cloneNode(true);
+      element.dataset.table = tableId;
+      element.dataset.board = String(match.board);
+      const ns = names[match.north_south] || match.north_south;
+      const ew = names[match.east_west] || match.east_west;
+      element.querySelector('[data-part="tile-heading"]').textContent = `Board ${match.board}: ${ns} (North-South) v ${ew} (East-West)`;
+      const link = element.querySelector('[data-part="tile-watch"]');
+      link.href = `/tables/${tableId}/watch/`;
+      link.textContent = `Watch board ${match.board}`;
+      this.list.append(element);
+      const tile = new BoardTile(element, tableId);
+      this.tiles.set(tableId, tile);
+      tile.open();
+    }
+    return wanted.size;
+  }
+}

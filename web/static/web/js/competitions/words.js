@@ -1,0 +1,117 @@
+// A competition in words: entrants' names, tie-break names, result flags, who moved.
+// Pure: no DOM, no fetch (unit-tested in the browser, tests/e2e/web/test_competition_modules.py).
+
+export const TIEBREAK_LABELS = {
+  head_to_head: "Head-to-head",
+  buchholz: "Buchholz",
+  buchholz_cut1: "Buchholz cut 1",
+  sonneborn_berger: "Sonneborn-Berger",
+  point_differential: "Point differential",
+  game_points: "Game points",
+  wins: "Wins",
+  lots: "Draw of lots",
+};
+
+/** Every tie-break the leagues app knows, in its default order first (docs/leagues.md). */
+export const TIEBREAKS = [
+  "head_to_head",
+  "buchholz",
+  "sonneborn_berger",
+  "point_differential",
+  "wins",
+  "buchholz_cut1",
+  "game_points",
+  "lots",
+];
+
+export const FORMAT_LABELS = { swiss: "Swiss", round_robin: "Round robin", knockout: "Knockout" };
+
+export function tiebreakLabel(name) {
+  return TIEBREAK_LABELS[name] || name.replaceAll("_", " ");
+}
+
+/** "1st", "2nd", "3rd", "11th", "22nd". */
+export function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
+/** A player's name: the username the server gave for the id, else the id itself. */
+export function playerName(id, players = {}) {
+  return players[id] || `player ${id}`;
+}
+
+/** An entrant's name: its own, else its two players' ("ann & bob"). */
+export function entrantName(entrant, players = {}) {
+  if (!entrant) return "";
+  if (entrant.name) return entrant.name;
+  return entrant.players.map((p) => playerName(p, players)).join(" & ");
+}
+
+/** entrant id -> display name, for a competition overview and the usernames. */
+export function entrantNames(overview, players = {}) {
+  const names = {};
+  for (const entrant of overview.entrants || []) names[entrant.id] = entrantName(entrant, players);
+  return names;
+}
+
+const SIDE_WORDS = { north_south: "North-South", east_west: "East-West", both: "both sides" };
+
+/**
+ * What is special about a match's result, each as a short phrase: a forfeit, a bot in a
+ * seat, a correction (with its reason, when the server gave one).
+ */
+export function resultFlags(result, info = null) {
+  if (!result) return [];
+  const flags = [];
+  if (result.forfeited_by) flags.push({ kind: "forfeit", text: `Forfeit by ${SIDE_WORDS[result.forfeited_by] || result.forfeited_by}` });
+  if (result.bot_substitute) flags.push({ kind: "bot", text: "Bots played" });
+  if (result.corrects) {
+    const reason = info && info.reason ? `: ${info.reason}` : "";
+    flags.push({ kind: "corrected", text: `Corrected${reason}` });
+  }
+  if (info && info.source === "scoresheet") flags.push({ kind: "scoresheet", text: "From a scoresheet" });
+  return flags;
+}
+
+/** "312 – 280" (north-south first) or "Forfeit" for a match's result; "" while it is played. */
+export function scoreText(result) {
+  if (!result) return "";
+  if (result.forfeited_by) return "Forfeit";
+  const figure = (n) => String(n).replace("-", "−");
+  return `${figure(result.points.north_south)} – ${figure(result.points.east_west)}`;
+}
+
+/** Who won, in words: "ann & bob won", "Draw". */
+export function winnerText(match, result, names) {
+  if (!result) return "In play";
+  if (!result.winner) return result.forfeited_by === "both" ? "Both forfeited" : "Draw";
+  return `${names[match[result.winner]] || match[result.winner]} won`;
+}
+
+/** One move of the what-if panel: "ann & bob: 3rd → 1st (up 2)". */
+export function moveText(move, names) {
+  const way = move.change > 0 ? `up ${move.change}` : `down ${-move.change}`;
+  return `${names[move.entrant] || move.entrant}: ${ordinal(move.before)} → ${ordinal(move.after)} (${way})`;
+}
+
+/** "▲ 2", "▼ 1" or "–": the change column of the what-if table. */
+export function changeMark(change) {
+  if (!change) return "–";
+  return change > 0 ? `▲ ${change}` : `▼ ${-change}`;
+}
+
+/** A player's next match in one sentence, from GET .../players/<id>/next-match. */
+export function nextMatchText(answer, names) {
+  if (answer.match) {
+    const m = answer.match;
+    const mine = answer.entrant;
+    const side = m.north_south === mine ? "north_south" : "east_west";
+    const other = side === "north_south" ? m.east_west : m.north_south;
+    const where = m.table_id ? "its table is open" : "its table opens when the round starts";
+    return `Round ${m.round}, board ${m.board}: you play ${SIDE_WORDS[side]} against ${names[other] || other}; ${where}.`;
+  }
+  if (answer.bye) return `You have the bye in round ${answer.bye}.`;
+  return "No match to play right now: the next round is not paired yet.";
+}

@@ -136,6 +136,7 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
     # The page sees the round start and opens a tile per table, each live on its own socket.
     tiles = page.locator("#board-tiles .board-tile")
     expect(tiles).to_have_count(2)
+    expect(page.locator("#boards-heading")).to_have_text("Round 1: live boards")
     expect(page.locator("#next-match-link")).to_have_attribute("href", re.compile(r"^/\?table="))
     expect(tiles.first.locator('[data-part="tile-watch"]')).to_have_attribute(
         "href", f"/tables/{tiles.first.get_attribute('data-table')}/watch/"
@@ -144,9 +145,11 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
     expect(page.locator("#board-tiles .trick-slot .card").first).to_be_visible(timeout=60_000)
     # ... and hand after hand: a tile's hand number moves on while the page stays open.
     expect(
-        page.locator('#board-tiles [data-part="hand-number"]', has_text="Hand 2").first
+        # Hand 2 or later: the bots may be several hands on by the time a tile is drawn.
+        page.locator(
+            '#board-tiles [data-part="hand-number"]', has_text=re.compile(r"Hand ([2-9]|\d{2,})")
+        ).first
     ).to_be_visible(timeout=120_000)
-    expect(page.locator("#boards-heading")).to_have_text("Round 1: live boards")
     at_both_sizes(page, "competition-live")
 
     # When the tables finish, the results land: the round closes, 2 match points each for

@@ -16,6 +16,9 @@ from games.models import Table
 class TableAdmin(admin.ModelAdmin):
     """Who sits where, how far the game is, and links to watch it or replay it."""
 
+    class Media:
+        css = {"all": ["web/css/admin.css"]}
+
     list_display = [
         "id",
         "status",

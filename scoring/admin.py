@@ -33,6 +33,9 @@ def _version_param(request: HttpRequest, key: str) -> int | None:
 class RulePresetAdmin(admin.ModelAdmin):
     """Saving an existing preset inserts version N+1 with the edits; N stays as it was."""
 
+    class Media:
+        css = {"all": ["web/css/admin.css"]}
+
     form = RulePresetForm
     list_display = [
         "name",

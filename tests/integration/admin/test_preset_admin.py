@@ -114,6 +114,8 @@ def test_the_change_form_shows_the_version_and_its_history_with_usage(
     assert "<code>target_score</code>: 500 &rarr; 300" in history
     assert "<code>bag_penalty</code>: True &rarr; False" in history
     assert "first version" in history
+    assert f'href="{COMPARE}?name=club&amp;from=1&amp;to=2"' in history
+    assert "<form" not in history  # it sits inside the change form: no nested form
     assert f"/admin/games/table/{table.pk}/change/" in history
     assert f"/api/competitions/{competition.competition_id}" in history
     assert "Autumn cup" in history

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -133,6 +133,14 @@ class RulePresetAdmin(admin.ModelAdmin):
         # The admin's "saved" message and redirect then point at the new version.
         obj.pk = saved.pk
         obj.version = saved.version
+
+    def response_change(self, request: HttpRequest, obj: RulePreset) -> HttpResponse:
+        response = super().response_change(request, obj)
+        if "_continue" in request.POST and isinstance(response, HttpResponseRedirect):
+            # "Save and continue editing" goes on with the version just saved, not the
+            # address the form was posted to (the version it started from).
+            response["Location"] = reverse("admin:scoring_rulepreset_change", args=[obj.pk])
+        return response
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # tables pin preset versions: history never loses one

@@ -56,6 +56,7 @@ def test_an_admin_adds_a_version_and_sees_what_changed(
     page.get_by_label("Game to").fill("300")
     page.click("input[name=_continue]")
     expect(page.locator(".messagelist")).to_contain_text("changed successfully")
+    expect(page.get_by_label("Game to")).to_have_value("300")  # editing goes on with v2
     history = page.locator(".preset-versions")
     expect(history).to_contain_text("target_score: 500 → 300")
     expect(history).to_contain_text("nil: True → False")

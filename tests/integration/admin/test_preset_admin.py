@@ -98,6 +98,28 @@ def test_editing_adds_a_version_and_pinned_tables_keep_theirs(admin_page: Client
     assert TableFactory(rules="club").preset_version == 2
 
 
+def test_save_and_continue_goes_on_with_the_new_version(admin_page: Client) -> None:
+    first = create_preset("club", {})
+
+    response = admin_page.post(change_url(first), {**form_values(), "_continue": "1"})
+
+    second = RulePreset.objects.get(name="club", version=2)
+    assert response.status_code == 302
+    assert response["Location"] == change_url(second)
+
+
+def test_an_older_versions_page_says_which_is_newest(admin_page: Client) -> None:
+    first = create_preset("club", {})
+    second = edit_preset("club", {"target_score": 300})
+
+    older = admin_page.get(change_url(first)).content.decode()
+    newest = admin_page.get(change_url(second)).content.decode()
+
+    assert "This is version 1; the newest is" in older
+    assert "Saving this form makes version 3" in older
+    assert "the newest is" not in newest
+
+
 def test_the_change_form_shows_the_version_and_its_history_with_usage(
     admin_page: Client, staff: Any
 ) -> None:

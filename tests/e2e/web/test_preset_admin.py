@@ -35,7 +35,10 @@ def test_an_admin_adds_a_version_and_sees_what_changed(
     page.set_viewport_size({"width": width, "height": height})
     size = f"{width}x{height}"
     name = f"club-{uuid.uuid4().hex[:8]}"
+    from tests.factories import TableFactory
+
     first = create_preset(name, {}, description="Friday nights")
+    table = TableFactory(rules=name)
     sign_in_as_admin(page)
 
     page.goto(f"/admin/scoring/rulepreset/{first.pk}/change/")
@@ -60,6 +63,7 @@ def test_an_admin_adds_a_version_and_sees_what_changed(
     history = page.locator(".preset-versions")
     expect(history).to_contain_text("target_score: 500 → 300")
     expect(history).to_contain_text("nil: True → False")
+    expect(history.locator(f'a[href="/admin/games/table/{table.pk}/change/"]')).to_be_visible()
     assert list(RulePreset.objects.filter(name=name).values_list("version", flat=True)) == [2, 1]
     assert axe_violations(page) == []
     shot(page, f"admin-preset-history-{size}")
@@ -74,6 +78,7 @@ def test_an_admin_adds_a_version_and_sees_what_changed(
     assert axe_violations(page) == []
     shot(page, f"admin-preset-compare-{size}")
 
-    page.goto("/admin/games/table/")
+    page.goto(f"/admin/games/table/?q={table.pk}")
+    expect(page.locator(f'a[href="/tables/{table.pk}/watch/"]')).to_be_visible()
     assert axe_violations(page) == []
     shot(page, f"admin-tables-{size}")

@@ -21,13 +21,15 @@ def test_the_table_list_shows_players_status_and_page_links(admin_page: Client) 
         started=True,
     )
 
-    html = admin_page.get("/admin/games/table/").content.decode()
+    TableFactory()  # another table, which the search leaves out
+    html = admin_page.get("/admin/games/table/", {"q": str(table.pk)[:8]}).content.decode()
 
     assert "North: alice" in html
     assert "East: bot (" in html
     assert "playing" in html
     assert f'href="/tables/{table.pk}/watch/"' in html
     assert f'href="/tables/{table.pk}/replay/"' in html
+    assert html.count('href="/tables/') == 2  # the search found this table only
 
 
 def test_tables_cannot_be_changed_from_the_admin(admin_page: Client, staff: Any) -> None:

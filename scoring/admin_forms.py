@@ -65,9 +65,10 @@ def _number_field(name: str) -> forms.IntegerField:
         min_value=low,
         max_value=high,
         help_text=f"{help_text} From {low} to {high} ({reason}).",
+        # The engine's own sentence (games.engine.rules._check_bounds), as the API says it.
         error_messages={
-            "min_value": f"At least {low} ({reason}).",
-            "max_value": f"At most {high} ({reason}).",
+            "min_value": f"{name} must be at least {low} ({reason}), not %(show_value)s.",
+            "max_value": f"{name} must be at most {high} ({reason}), not %(show_value)s.",
         },
     )
 

@@ -80,7 +80,10 @@ def test_a_number_beyond_its_bound_is_refused_with_the_reason(admin_page: Client
     response = admin_page.post(ADD, form_values(target_score=10_001))
 
     assert response.status_code == 200
-    assert "At most 10000 (twenty times the standard 500)." in response.content.decode()
+    assert (
+        "target_score must be at most 10000 (twenty times the standard 500), not 10001."
+        in response.content.decode()
+    )
     assert not RulePreset.objects.filter(name="club").exists()
 
 

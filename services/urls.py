@@ -19,6 +19,10 @@ urlpatterns = [
     path("api/", include("leagues.api.urls")),
     path("api/scoresheet", ScoresheetView.as_view(), name="scoresheet"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path(
+        "api/docs/",
+        SpectacularSwaggerView.as_view(url_name="api-schema", template_name="web/api_docs.html"),
+        name="api-docs",
+    ),
     path("", include("web.urls")),  # the browser client: / (play) and /calculator/
 ]

@@ -7,6 +7,7 @@
 #   spades_ensure_postgres    # exports DATABASE_URL, DATABASE_OWNER_URL
 #   spades_ensure_redis       # exports REDIS_URL
 #   spades_ensure_chromium    # Debian's chromium for the e2e tests (exports SPADES_CHROMIUM)
+#   spades_ensure_axe         # axe-core from package-lock.json into node_modules (e2e a11y check)
 #   spades_ensure_docker_compose  # Debian's docker-compose for the compose-file check
 #   trap spades_stop_started_services EXIT
 #
@@ -334,6 +335,26 @@ spades_ensure_chromium() {
     command -v chromium >/dev/null || spades_apt_install chromium
     SPADES_CHROMIUM="$(command -v chromium)" || spades_die "chromium not found after installing"
     export SPADES_CHROMIUM
+}
+
+# ---------------------------------------------------------------- axe-core (e2e accessibility)
+# tests/e2e/web/test_accessibility.py injects node_modules/axe-core/axe.min.js into each
+# page. `npm ci` installs exactly package-lock.json (integrity checked), with no install
+# scripts; skipped while the lock file is unchanged since the last install.
+spades_ensure_axe() {
+    [ -f "$SPADES_ROOT/package-lock.json" ] || return 0
+    find "$SPADES_ROOT/tests/e2e" -name 'test_*.py' 2>/dev/null | grep -q . || return 0
+    local stamp="$SPADES_ROOT/node_modules/.spades-lock.sha256" digest
+    digest="$(sha256sum "$SPADES_ROOT/package-lock.json" | cut -d' ' -f1)"
+    if [ -f "$SPADES_ROOT/node_modules/axe-core/axe.min.js" ] && [ -f "$stamp" ] \
+        && [ "$(cat "$stamp")" = "$digest" ]; then
+        return 0
+    fi
+    command -v npm >/dev/null || spades_apt_install nodejs npm
+    spades_log "npm ci (axe-core, package-lock.json)"
+    (cd "$SPADES_ROOT" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2) \
+        || spades_die "npm ci failed (package-lock.json)"
+    printf '%s\n' "$digest" >"$stamp"
 }
 
 # ---------------------------------------------------------------- docker-compose (layout test)

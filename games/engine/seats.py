@@ -12,6 +12,8 @@ SEAT_NAMES = ("north", "east", "south", "west")
 NORTH_SOUTH, EAST_WEST = 0, 1
 TEAMS = (NORTH_SOUTH, EAST_WEST)
 TEAM_NAMES = ("north_south", "east_west")
+# How a sentence for a person names each team (TEAM_NAMES are the keys of JSON documents).
+TEAM_WORDS = ("North-South", "East-West")
 
 
 class SeatError(ValueError):
@@ -31,7 +33,9 @@ def parse_team(name: str) -> int:
     try:
         return TEAM_NAMES.index(name)
     except ValueError:
-        raise SeatError(f"'{name}' is not a team: use north_south or east_west.") from None
+        raise SeatError(
+            f'\'{name}\' is not a team: use "north_south" (North-South) or "east_west" (East-West).'
+        ) from None
 
 
 def team_of(seat: int) -> int:

@@ -16,7 +16,7 @@ from typing import Any
 from games.engine.bidding import BLIND_NIL, MAX_BID, NIL, bid_label
 from games.engine.input_fields import unknown_fields_problem
 from games.engine.rules import Rules, RulesError, rules_from_spec
-from games.engine.seats import SEAT_NAMES, TEAM_NAMES, team_of
+from games.engine.seats import SEAT_NAMES, TEAM_WORDS, team_of
 
 from .ledger import Ledger
 
@@ -86,7 +86,7 @@ def score_scoresheet(document: object) -> ScoredScoresheet:
         if ledger.winner is not None:
             raise ScoresheetError(
                 f"Hand {number}: the game was over after hand {ledger.finished_after_hand} "
-                f"({TEAM_NAMES[ledger.winner]} won); remove the hands after it.",
+                f"({TEAM_WORDS[ledger.winner]} won); remove the hands after it.",
                 number,
             )
         hand = _read_hand(rules, number, raw_hand, (ledger.totals[0], ledger.totals[1]))
@@ -200,9 +200,9 @@ def _check_blind_nil(rules: Rules, number: int, seat: int, totals: tuple[int, in
     deficit = totals[1 - team] - totals[team]
     if deficit < rules.blind_nil_min_deficit:
         raise ScoresheetError(
-            f"Hand {number}: {name} bid blind nil, but {TEAM_NAMES[team]} was not "
+            f"Hand {number}: {name} bid blind nil, but {TEAM_WORDS[team]} was not "
             f"{rules.blind_nil_min_deficit} or more points behind at the start of the hand "
-            f"({TEAM_NAMES[team]} {totals[team]}, {TEAM_NAMES[1 - team]} {totals[1 - team]}).",
+            f"({TEAM_WORDS[team]} {totals[team]}, {TEAM_WORDS[1 - team]} {totals[1 - team]}).",
             number,
         )
 

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from games.engine.rules import Rules, rules_name
-from games.engine.seats import SEAT_NAMES, TEAM_NAMES, seats_of
+from games.engine.seats import SEAT_NAMES, TEAM_WORDS, seats_of
 from scoring.core.hand_score import TeamHandScore
 from scoring.core.ledger import HandResult, Ledger
 
@@ -85,12 +85,12 @@ def render_score_table(
     buffer = io.StringIO()
     console = Console(file=buffer, width=width or FILE_WIDTH, color_system=None, highlight=False)
     console.print(table)
-    totals = ", ".join(f"{TEAM_NAMES[t]} {ledger.totals[t]}" for t in (0, 1))
+    totals = ", ".join(f"{TEAM_WORDS[t]} {ledger.totals[t]}" for t in (0, 1))
     console.print(f"Totals: {totals}.")
     if ledger.winner is None:
         console.print("No winner yet.")
     else:
-        console.print(f"{TEAM_NAMES[ledger.winner]} won after hand {ledger.finished_after_hand}.")
+        console.print(f"{TEAM_WORDS[ledger.winner]} won after hand {ledger.finished_after_hand}.")
     return buffer.getvalue()
 
 

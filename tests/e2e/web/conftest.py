@@ -29,7 +29,12 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SCREENSHOTS = Path(os.environ.get("SPADES_E2E_SCREENSHOTS", "/tmp/spades-e2e"))
+# In the checkout, where a reviewer finds them; .gitignore ignores .run/.
+SCREENSHOTS = Path(
+    os.environ.get(
+        "SPADES_E2E_SCREENSHOTS", Path(__file__).resolve().parents[3] / ".run" / "screenshots"
+    )
+)
 
 
 @pytest.fixture(scope="session")
@@ -139,7 +144,8 @@ def slow_server_expectations() -> None:
 def page(browser: Any, server_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A fresh browser context (empty localStorage) with the site as base URL.
 
-    Browser errors fail the test; a failing test leaves a screenshot in SCREENSHOTS.
+    Browser errors fail the test. Every test leaves a screenshot of where its page ended
+    in SCREENSHOTS (``<test>.png``, ``<test>-failed.png`` when it failed).
     """
     context = browser.new_context(base_url=server_url, viewport={"width": 1200, "height": 1000})
     context.set_default_timeout(20_000)
@@ -150,10 +156,15 @@ def page(browser: Any, server_url: str, request: pytest.FixtureRequest) -> Itera
         yield tab
         assert not errors, f"JavaScript errors: {errors}"
     finally:
-        failed = getattr(request.node, "rep_call", None)
-        if failed is not None and failed.failed:
+        report = getattr(request.node, "rep_call", None)
+        suffix = "-failed" if report is not None and report.failed else ""
+        try:
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            tab.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
+            tab.screenshot(
+                path=str(SCREENSHOTS / f"{request.node.name}{suffix}.png"), full_page=True
+            )
+        except Exception:  # noqa: BLE001 - a page that is gone cannot be shot; the test said why
+            pass
         context.close()
 
 

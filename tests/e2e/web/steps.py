@@ -5,9 +5,15 @@ from __future__ import annotations
 import itertools
 import json
 import uuid
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
+
+from tests.e2e.web.conftest import SCREENSHOTS
+
+# Installed by bin/test (spades_ensure_axe: npm ci from package-lock.json).
+AXE_SCRIPT = Path(__file__).resolve().parents[3] / "node_modules" / "axe-core" / "axe.min.js"
 
 BOT_SEATS = {
     "north": {"kind": "bot", "level": "normal"},
@@ -138,3 +144,30 @@ def four_human_table(south_name: str) -> tuple[str, dict[str, Any], list[str], s
         if line is not None:
             return table_id, others, line[0], line[1]
     raise AssertionError("no deal in 20 where south can win the first trick")
+
+
+def shot(page: Any, name: str) -> Path:
+    """Save what the page shows now as SCREENSHOTS/<name>.png, for a reviewer to look at."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+# axe's findings, each cut to what a failure message needs.
+RUN_AXE = """async () => {
+  const results = await axe.run(document, { resultTypes: ["violations"] });
+  return results.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ") + " :: " + n.html.slice(0, 160)),
+  }));
+}"""
+
+
+def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> list[Any]:
+    """axe-core's violations of the page as it is now, of the given impacts."""
+    if not AXE_SCRIPT.exists():
+        raise AssertionError(f"{AXE_SCRIPT} is missing: run bin/test (it runs npm ci)")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE_SCRIPT))
+    return [v for v in page.evaluate(RUN_AXE) if v["impact"] in impacts]

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.engine.rules import RULE_BOUNDS
+from games.engine.rules import PRESETS, RULE_BOUNDS
 from scoring.models import RulePreset
 from tests.integration.api.conftest import event_count
 
@@ -93,7 +93,12 @@ def test_the_presets_admin_refuses_a_value_beyond_its_bound(admin_client: APICli
 
     response = client.post(
         "/admin/scoring/rulepreset/add/",
-        {"name": "huge", "description": "", "rules": '{"nil_points": 3000000000}'},
+        {
+            "name": "huge",
+            "description": "",
+            **{k: v for k, v in PRESETS["standard"].to_dict().items() if v not in (None, False)},
+            "nil_points": 3000000000,
+        },
     )
 
     assert response.status_code == 200  # the form again, with the engine's sentence

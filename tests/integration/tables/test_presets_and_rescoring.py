@@ -69,6 +69,12 @@ def test_names_are_checked_and_unique():
         presets.edit_preset("missing", {})
 
 
+def admin_fields(**changes):
+    """The preset form as a browser posts it: Standard with ``changes``, unticked boxes absent."""
+    rules = {**PRESETS["standard"].to_dict(), **changes}
+    return {k: ("on" if v is True else v) for k, v in rules.items() if v not in (False, None)}
+
+
 def test_admin_edit_saves_a_new_version_and_shows_engine_messages(client):
     admin = AdminFactory()
     client.force_login(admin)
@@ -76,13 +82,13 @@ def test_admin_edit_saves_a_new_version_and_shows_engine_messages(client):
     url = reverse("admin:scoring_rulepreset_change", args=[standard.pk])
     refused = client.post(
         url,
-        {"name": "standard", "description": "", "rules": '{"blind_nil": true, "nil": false}'},
+        {"name": "standard", "description": "", **admin_fields(blind_nil=True, nil=False)},
     )
     assert refused.status_code == 200
     assert "Blind nil needs nil: turn nil on, or blind nil off." in refused.content.decode()
     assert RulePreset.objects.filter(name="standard").count() == 1
     saved = client.post(
-        url, {"name": "standard", "description": "to 300", "rules": '{"target_score": 300}'}
+        url, {"name": "standard", "description": "to 300", **admin_fields(target_score=300)}
     )
     assert saved.status_code == 302
     versions = dict(RulePreset.objects.filter(name="standard").values_list("version", "rules"))
@@ -91,7 +97,7 @@ def test_admin_edit_saves_a_new_version_and_shows_engine_messages(client):
     assert RulePreset.objects.get(name="standard", version=2).created_by == admin
     added = client.post(
         reverse("admin:scoring_rulepreset_add"),
-        {"name": "fast", "description": "", "rules": '{"target_score": 200}'},
+        {"name": "fast", "description": "", **admin_fields(target_score=200)},
     )
     assert added.status_code == 302
     assert RulePreset.objects.get(name="fast").version == 1

@@ -151,7 +151,7 @@ def test_hands_after_the_end_of_the_game_are_refused() -> None:
     error = error_of(record)
     assert (error.hand, error.code) == (2, "game_over")
     assert error.message == (
-        "Hand 2: the game was over after hand 1 (east_west won); no more hands are dealt."
+        "Hand 2: the game was over after hand 1 (East-West won); no more hands are dealt."
     )
 
 

@@ -61,7 +61,7 @@ def test_the_table_shows_dealer_bids_tricks_and_scores(tmp_path: Path) -> None:
     assert "Replay (rules: standard)" in table
     assert "west" in table and "N 2  S 4" in table and "E 0  W 13" in table
     assert "-60 = -60 bid 6 set" in table
-    assert "Totals: north_south -60, east_west 67." in table
+    assert "Totals: North-South -60, East-West 67." in table
 
 
 def test_rules_rescores_with_a_preset_name_or_json(tmp_path: Path) -> None:

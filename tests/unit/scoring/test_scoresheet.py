@@ -106,8 +106,8 @@ def test_blind_nil_needs_the_team_behind_by_the_deficit_at_the_start_of_that_han
     error = error_of(sheet(blind_east, rules=rules))  # 0 - 0 at the start
     assert error.hand == 1
     assert error.message == (
-        "Hand 1: east bid blind nil, but east_west was not 100 or more points behind at the "
-        "start of the hand (east_west 0, north_south 0)."
+        "Hand 1: east bid blind nil, but East-West was not 100 or more points behind at the "
+        "start of the hand (East-West 0, North-South 0)."
     )
     # After the sweep east-west trail 130 to -130: now east may bid blind nil.
     result = score_scoresheet(sheet(SWEEP, blind_east, rules=rules)).as_dict()
@@ -115,7 +115,7 @@ def test_blind_nil_needs_the_team_behind_by_the_deficit_at_the_start_of_that_han
     assert result["hands"][1]["east_west"]["breakdown"]["nil_points"] == 200
     # North-south lead, so north may not.
     error = error_of(sheet(SWEEP, with_change(HAND, "bids", "north", "blind_nil"), rules=rules))
-    assert error.message.startswith("Hand 2: north bid blind nil, but north_south was not 100")
+    assert error.message.startswith("Hand 2: north bid blind nil, but North-South was not 100")
 
 
 def test_the_deficit_threshold_is_an_option() -> None:
@@ -127,7 +127,7 @@ def test_hands_after_the_game_is_over_are_refused() -> None:
     error = error_of(sheet(SWEEP, SWEEP, HAND, rules={"target_score": 130}))
     assert error.hand == 2
     assert error.message == (
-        "Hand 2: the game was over after hand 1 (north_south won); remove the hands after it."
+        "Hand 2: the game was over after hand 1 (North-South won); remove the hands after it."
     )
 
 

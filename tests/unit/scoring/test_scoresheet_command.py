@@ -63,7 +63,7 @@ def test_the_table_shows_every_hand_its_arithmetic_and_the_totals(tmp_path: Path
     assert "-28 = +70 bid 7 made, +2 bags, -100 for 10 bags" in table
     assert "+50 = -50 bid 5 set, +100 east nil made" in table
     assert "E nil" in table
-    assert "Totals: north_south 0, east_west 71." in table
+    assert "Totals: North-South 0, East-West 71." in table
     assert "No winner yet." in table
 
 
@@ -71,7 +71,7 @@ def test_the_table_names_the_winner(tmp_path: Path) -> None:
     sheet = {**SHEET, "rules": {"target_score": 50}}
     table = run(write(tmp_path, sheet), "--format", "table")
     assert "rules: custom, target_score=50" in table
-    assert "east_west won after hand 2." in table
+    assert "East-West won after hand 2." in table
 
 
 @pytest.mark.parametrize(

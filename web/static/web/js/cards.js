@@ -49,7 +49,17 @@ export function cardFace(card, tag = "span") {
   pip.textContent = suit.symbol;
   rank.setAttribute("aria-hidden", "true");
   pip.setAttribute("aria-hidden", "true");
-  el.append(rank, pip);
-  el.setAttribute("aria-label", cardWords(card));
+  // The name a screen reader says is hidden text, not aria-label: an aria-label "king of
+  // spades" would not contain the visible "K" (axe: label-content-name-mismatch), and a
+  // plain span may not carry aria-label at all.
+  const words = document.createElement("span");
+  words.className = "visually-hidden card-words";
+  el.append(rank, pip, words);
+  nameCard(el, cardWords(card));
   return el;
+}
+
+/** Set what a screen reader says for a card face made by `cardFace`. */
+export function nameCard(el, words) {
+  el.querySelector(".card-words").textContent = words;
 }

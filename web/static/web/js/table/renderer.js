@@ -3,7 +3,7 @@
 // parts a page does not have (a tournament tile has no hand) are simply not drawn.
 
 import { breakdownElement, points, signed, TEAM_LABELS } from "../breakdown.js";
-import { cardFace, cardText, cardWords, sortHand } from "../cards.js";
+import { cardFace, cardText, cardWords, nameCard, sortHand } from "../cards.js";
 import { chartKey, scoreChart } from "../chart.js";
 import { presetTitle, rulesSummary } from "../rules.js";
 import {
@@ -208,7 +208,7 @@ export class TableRenderer {
       const slot = this.root.querySelector(`.trick-slot[data-pos="${positionOf(view, play.seat)}"]`);
       if (!slot) continue;
       const face = cardFace(play.card);
-      face.setAttribute("aria-label", `${seatName(view, play.seat)}: ${cardWords(play.card)}`);
+      nameCard(face, `${seatName(view, play.seat)}: ${cardWords(play.card)}`);
       if (finished && finished.winner === play.seat) face.classList.add("winner");
       slot.append(face);
     }
@@ -395,7 +395,7 @@ export class TableRenderer {
         button.classList.add("received");
         label += " (from your partner)";
       }
-      button.setAttribute("aria-label", label);
+      nameCard(button, label);
       li.append(button);
       list.append(li);
     }

@@ -496,6 +496,11 @@ def main(argv: list[str] | None = None) -> None:
     # One host creates every table: the per-user quotas (services/settings.py) let it.
     os.environ["SPADES_MAX_OPEN_TABLES_PER_USER"] = str(args.tables)
     os.environ["SPADES_MAX_BOT_TABLES_PER_USER"] = str(args.tables)
+    # One listener user and one address hold every table's sockets: lift the live caps
+    # (games.live.connection_limits) to what the run opens, or most listeners are refused.
+    sockets = str(min(1000, max(8, args.tables * args.listeners)))
+    os.environ["WS_CONNECTIONS_PER_USER"] = sockets
+    os.environ["WS_CONNECTIONS_PER_ADDRESS"] = sockets
     name = os.environ.get("SPADES_BENCH_DB_NAME", "spades_bench_live")
     with scratch_database(name, args.keep_db) as (owner_url, app_url):
         setup_django(owner_url, app_url)

@@ -8,9 +8,6 @@ from web.competitions import (
     CompetitionNewView,
     CompetitionOrganiseView,
     CompetitionPageView,
-    CompetitionPeopleView,
-    NextMatchesView,
-    PlayerLookupView,
 )
 from web.pages import ReplayPageView, VerifyingDocView, WatchView
 
@@ -36,12 +33,5 @@ urlpatterns = [
         CompetitionOrganiseView.as_view(),
         name="web-competition-organise",
     ),
-    path(
-        "api/client/competitions/<uuid:competition_id>/people",
-        CompetitionPeopleView.as_view(),
-        name="client-competition-people",
-    ),
-    path("api/client/players", PlayerLookupView.as_view(), name="client-player-lookup"),
-    path("api/client/next-matches", NextMatchesView.as_view(), name="client-next-matches"),
     path("", include("bots.urls")),
 ]

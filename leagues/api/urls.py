@@ -22,6 +22,7 @@ urlpatterns = [
     path(f"{C}/standings", views.StandingsView.as_view(), name="competition-standings"),
     path(f"{C}/players/<str:player>/next-match", views.NextMatchView.as_view()),
     path(f"{C}/export", views.ExportView.as_view(), name="competition-export"),
+    path("players/me/next-matches", views.MyNextMatchesView.as_view(), name="my-next-matches"),
     path("ratings", views.RatingsView.as_view(), name="ratings"),
     path("leagues", views.LeaguesListView.as_view(), name="leagues"),
     path("leagues/<str:league_id>", views.LeagueView.as_view(), name="league"),

@@ -1,13 +1,18 @@
 """Organiser API: parse, one service call, render.  Reads are public; writes are for the
-competition's organisers (the services refuse anyone else with 403)."""
+competition's organisers (the services refuse anyone else with 403).
+
+Every write has the one shape of :class:`CommandView`: the body's known fields (any
+other is refused), one use case, then the read the client draws next.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,16 +23,36 @@ from leagues.selectors import competitions as reads
 from leagues.services import competitions as cmds
 from leagues.services import leagues as league_cmds
 from leagues.services.tables import start_round
+from services.api.schema import PROBLEM
 
 from .errors import LeagueErrorsMixin
 
 MAX_TIEBREAKS = 16
+MAX_QUERY_NUMBER = 10**9
+
+READ_ERRORS = {400: PROBLEM, 404: PROBLEM}
+WRITE_ERRORS = {400: PROBLEM, 401: PROBLEM, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM}
 
 
 def _body(request: Request) -> dict[str, Any]:
     if not isinstance(request.data, dict):
         raise LeagueError("invalid", "The request body is a JSON object.")
     return dict(request.data)
+
+
+def _whole(request: Request, name: str, default: int) -> int:
+    """A whole-number query parameter (the selector checks its range)."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or int(raw) > MAX_QUERY_NUMBER:
+        raise LeagueError("invalid", f"{name} is a whole number.")
+    return int(raw)
+
+
+def _every(body: dict[str, Any], names: tuple[str, ...] | None) -> dict[str, Any]:
+    """Each named field, ``None`` where the body leaves it out."""
+    return {name: body.get(name) for name in names or ()}
 
 
 def _pick(body: dict[str, Any], *names: str) -> dict[str, Any]:
@@ -39,88 +64,168 @@ def _pick(body: dict[str, Any], *names: str) -> dict[str, Any]:
 
 class LeaguesView(LeagueErrorsMixin, APIView):
     permission_classes = [AllowAny]
-    schema_tags = ["leagues"]
 
 
-ENTRANT_FIELDS = ("entrant_id", "players", "reserve", "name", "rating")
+class CommandView(LeaguesView):
+    """POST: the body's ``fields`` only (``None``: the body is not read), :meth:`run`
+    (one use case), then :meth:`render` (the competition's overview unless a view says
+    otherwise); 201 when it ``creates``."""
+
+    fields: ClassVar[tuple[str, ...] | None] = None
+    creates: ClassVar[bool] = False
+
+    # ``run(user, body, **path)``: the use case; each view names its own path parameters.
+    run: Callable[..., Any]
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return reads.overview(path["competition_id"])
+
+    def post(self, request: Request, **path: Any) -> Response:
+        body = {} if self.fields is None else _pick(_body(request), *self.fields)
+        outcome = self.run(request.user, body, **path)
+        return Response(self.render(outcome, **path), status=201 if self.creates else 200)
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class CompetitionsView(LeaguesView):
-    def post(self, request: Request) -> Response:
+def write(operation_id: str, description: str = "") -> Any:
+    """The schema of a write: a JSON object in, the read it renders or a problem out."""
+    return extend_schema(
+        tags=["leagues"],
+        operation_id=operation_id,
+        description=description,
+        request=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, **WRITE_ERRORS},
+    )
+
+
+def read(operation_id: str, description: str = "", **extra: Any) -> Any:
+    return extend_schema(
+        tags=["leagues"],
+        operation_id=operation_id,
+        description=description,
+        responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
+        **extra,
+    )
+
+
+# Players by user id (``players``), or by the ``usernames`` an organiser types.
+ENTRANT_FIELDS = ("entrant_id", "players", "usernames", "reserve", "name", "rating")
+RESULT_FIELDS = (
+    "board",
+    "points",
+    "winner",
+    "scoresheet",
+    "forfeited_by",
+    "no_show",
+    "reason",
+)
+
+
+@extend_schema_view(
+    get=read(
+        "competitions_list",
+        "Competitions, newest first, a page at a time (`next_offset` is null on the last).",
+        parameters=[
+            OpenApiParameter("status", str, enum=list(reads.STATUSES), required=False),
+            OpenApiParameter("limit", int, description=f"1 to {reads.MAX_LISTED} (50)."),
+            OpenApiParameter("offset", int, description=f"0 to {reads.MAX_OFFSET}."),
+        ],
+    ),
+    post=write("competitions_create", "A new tournament or season; you are its organiser."),
+)
+class CompetitionsView(CommandView):
+    creates = True
+
+    def get(self, request: Request) -> Response:
+        return Response(
+            reads.list_competitions(
+                status=request.query_params.get("status"),
+                limit=_whole(request, "limit", 50),
+                offset=_whole(request, "offset", 0),
+            )
+        )
+
+    def post(self, request: Request, **path: Any) -> Response:
+        # The whole body is the competition's settings (create_competition checks them).
         state = cmds.create_competition(request.user, _body(request))
         return Response(reads.overview(state.competition_id), status=201)
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+@read(
+    "competition_retrieve",
+    "Settings, entrants (with `players`: user id -> username), proposals, progress.",
+)
 class CompetitionView(LeaguesView):
     def get(self, request: Request, competition_id: str) -> Response:
         return Response(reads.overview(competition_id))
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class EntrantsView(LeaguesView):
-    def post(self, request: Request, competition_id: str) -> Response:
-        entrant = _pick(_body(request), *ENTRANT_FIELDS)
-        cmds.register_entrant(request.user, competition_id, **entrant)
-        return Response(reads.overview(competition_id), status=201)
+@write(
+    "competition_entrants_register",
+    "Register a partnership: `players` (two user ids) or `usernames` (two usernames).",
+)
+class EntrantsView(CommandView):
+    fields = ENTRANT_FIELDS
+    creates = True
+
+    def run(self, user: Any, body: dict[str, Any], competition_id: str) -> Any:
+        return cmds.register_entrant(user, competition_id, **body)
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class LateJoinView(LeaguesView):
-    def post(self, request: Request, competition_id: str) -> Response:
-        entrant = _pick(_body(request), *ENTRANT_FIELDS)
-        cmds.late_join(request.user, competition_id, **entrant)
-        return Response(reads.overview(competition_id), status=201)
+@write("competition_entrants_late_join", "A late entrant: the same fields as a registration.")
+class LateJoinView(CommandView):
+    fields = ENTRANT_FIELDS
+    creates = True
+
+    def run(self, user: Any, body: dict[str, Any], competition_id: str) -> Any:
+        return cmds.late_join(user, competition_id, **body)
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class WithdrawView(LeaguesView):
-    def post(self, request: Request, competition_id: str, entrant_id: str) -> Response:
-        body = _pick(_body(request), "reason")
-        cmds.withdraw_entrant(request.user, competition_id, entrant_id, body.get("reason", ""))
-        return Response(reads.overview(competition_id))
+@write("competition_entrant_withdraw")
+class WithdrawView(CommandView):
+    fields = ("reason",)
+
+    def run(self, user: Any, body: dict[str, Any], competition_id: str, entrant_id: str) -> Any:
+        return cmds.withdraw_entrant(user, competition_id, entrant_id, body.get("reason", ""))
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class CheckInView(LeaguesView):
-    def post(self, request: Request, competition_id: str, entrant_id: str) -> Response:
-        cmds.check_in(request.user, competition_id, entrant_id)
-        return Response(reads.overview(competition_id))
+@write("competition_entrant_check_in")
+class CheckInView(CommandView):
+    def run(self, user: Any, body: dict[str, Any], competition_id: str, entrant_id: str) -> Any:
+        return cmds.check_in(user, competition_id, entrant_id)
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class SubstituteView(LeaguesView):
-    def post(self, request: Request, competition_id: str, entrant_id: str) -> Response:
-        body = _pick(_body(request), "player_out", "player_in")
-        cmds.substitute(
-            request.user,
-            competition_id,
-            entrant_id,
-            player_out=body.get("player_out"),
-            player_in=body.get("player_in"),
+@write("competition_entrant_substitute")
+class SubstituteView(CommandView):
+    fields = ("player_out", "player_in")
+
+    def run(self, user: Any, body: dict[str, Any], competition_id: str, entrant_id: str) -> Any:
+        return cmds.substitute(user, competition_id, entrant_id, **_every(body, self.fields))
+
+
+@write("competition_partnership_propose")
+class ProposalsView(CommandView):
+    fields = ("partner", "name")
+    creates = True
+
+    def run(self, user: Any, body: dict[str, Any], competition_id: str) -> Any:
+        return cmds.propose_partnership(
+            user, competition_id, partner=body.get("partner"), name=body.get("name", "")
         )
-        return Response(reads.overview(competition_id))
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return {"proposal_id": outcome[1]}
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class ProposalsView(LeaguesView):
-    def post(self, request: Request, competition_id: str) -> Response:
-        body = _pick(_body(request), "partner", "name")
-        _, proposal = cmds.propose_partnership(
-            request.user, competition_id, partner=body.get("partner"), name=body.get("name", "")
-        )
-        return Response({"proposal_id": proposal}, status=201)
+@write("competition_partnership_confirm")
+class ConfirmView(CommandView):
+    def run(self, user: Any, body: dict[str, Any], competition_id: str, proposal_id: str) -> Any:
+        return cmds.confirm_partnership(user, competition_id, proposal_id)
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class ConfirmView(LeaguesView):
-    def post(self, request: Request, competition_id: str, proposal_id: str) -> Response:
-        cmds.confirm_partnership(request.user, competition_id, proposal_id)
-        return Response(reads.overview(competition_id))
-
-
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+@extend_schema_view(
+    get=read("competition_rounds", "Every round: pairings, byes, tables and results."),
+    post=write("competition_rounds_pair", "Pair the next round (idempotent with `round`)."),
+)
 class RoundsView(LeaguesView):
     def get(self, request: Request, competition_id: str) -> Response:
         return Response({"rounds": reads.pairings(competition_id)})
@@ -136,29 +241,31 @@ class RoundsView(LeaguesView):
         )
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class StartRoundView(LeaguesView):
-    def post(self, request: Request, competition_id: str, number: int) -> Response:
-        start_round(request.user, competition_id, number)
-        return Response({"round": reads.pairings(competition_id)[number - 1]})
+class RoundCommandView(CommandView):
+    """A write on one round, answered with that round."""
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return {"round": reads.pairings(path["competition_id"])[path["number"] - 1]}
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class ResultsView(LeaguesView):
-    def post(self, request: Request, competition_id: str, number: int) -> Response:
-        body = _pick(
-            _body(request),
-            "board",
-            "points",
-            "winner",
-            "scoresheet",
-            "forfeited_by",
-            "no_show",
-            "reason",
-        )
+@write("competition_round_start", "Start a paired round: its tables are created.")
+class StartRoundView(RoundCommandView):
+    def run(self, user: Any, body: dict[str, Any], competition_id: str, number: int) -> Any:
+        return start_round(user, competition_id, number)
+
+
+@write(
+    "competition_round_result",
+    "A result (`points` and `winner`, or a `scoresheet`), or a forfeit (`forfeited_by`).",
+)
+class ResultsView(RoundCommandView):
+    fields = RESULT_FIELDS
+    creates = True
+
+    def run(self, user: Any, body: dict[str, Any], competition_id: str, number: int) -> Any:
         if "forfeited_by" in body:
-            cmds.record_forfeit(
-                request.user,
+            return cmds.record_forfeit(
+                user,
                 competition_id,
                 round_number=number,
                 board=body.get("board"),
@@ -166,46 +273,44 @@ class ResultsView(LeaguesView):
                 no_show=bool(body.get("no_show", False)),
                 reason=body.get("reason", ""),
             )
-        else:
-            cmds.record_result(
-                request.user,
-                competition_id,
-                round_number=number,
-                board=body.get("board"),
-                points=body.get("points"),
-                winner=body.get("winner"),
-                scoresheet=body.get("scoresheet"),
-            )
-        return Response({"round": reads.pairings(competition_id)[number - 1]}, status=201)
-
-
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class CorrectionView(LeaguesView):
-    def post(self, request: Request, competition_id: str, result_id: str) -> Response:
-        body = _pick(_body(request), "points", "winner", "forfeited_by", "reason")
-        cmds.correct_result(
-            request.user,
+        return cmds.record_result(
+            user,
             competition_id,
-            result_id,
+            round_number=number,
+            board=body.get("board"),
             points=body.get("points"),
             winner=body.get("winner"),
-            forfeited_by=body.get("forfeited_by"),
-            reason=body.get("reason"),
+            scoresheet=body.get("scoresheet"),
         )
-        return Response(reads.official_standings(competition_id), status=201)
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class AdvanceStageView(LeaguesView):
-    def post(self, request: Request, competition_id: str) -> Response:
-        cmds.advance_stage(request.user, competition_id)
-        return Response(reads.overview(competition_id))
+@write("competition_result_correct", "A correction with the organiser's reason.")
+class CorrectionView(CommandView):
+    fields = ("points", "winner", "forfeited_by", "reason")
+    creates = True
+
+    def run(self, user: Any, body: dict[str, Any], competition_id: str, result_id: str) -> Any:
+        return cmds.correct_result(user, competition_id, result_id, **_every(body, self.fields))
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return reads.official_standings(path["competition_id"])
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+@write("competition_stage_advance")
+class AdvanceStageView(CommandView):
+    def run(self, user: Any, body: dict[str, Any], competition_id: str) -> Any:
+        return cmds.advance_stage(user, competition_id)
+
+
+@read(
+    "competition_standings",
+    "Official standings; `tiebreaks` (comma-separated) and/or `preset` answer a what-if.",
+    parameters=[
+        OpenApiParameter("tiebreaks", str, required=False),
+        OpenApiParameter("preset", str, required=False),
+    ],
+)
 class StandingsView(LeaguesView):
-    """Official standings; ``?tiebreaks=a,b`` and/or ``?preset=NAME`` answer a what-if."""
-
     def get(self, request: Request, competition_id: str) -> Response:
         raw = request.query_params.get("tiebreaks")
         preset = request.query_params.get("preset")
@@ -217,45 +322,73 @@ class StandingsView(LeaguesView):
         return Response(reads.what_if(competition_id, tiebreaks=tiebreaks, rules=preset))
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+@read("competition_player_next_match", "A player's (user id) next match here and its table.")
 class NextMatchView(LeaguesView):
     def get(self, request: Request, competition_id: str, player: str) -> Response:
         return Response(reads.next_match(competition_id, player))
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class ExportView(LeaguesView):
-    """``?format=csv`` for the spreadsheet; JSON (the competition file format) otherwise."""
+@extend_schema(
+    tags=["leagues"],
+    operation_id="players_me_next_matches",
+    description="The signed-in player's next match in each unfinished competition they "
+    f"play in (the {reads.MAX_NEXT_MATCHES} most recently changed), with entrants' names.",
+    responses={200: OpenApiTypes.OBJECT, 401: PROBLEM},
+)
+class MyNextMatchesView(LeaguesView):
+    def get(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            raise LeagueError("not_signed_in", "Sign in to see your next matches.")
+        return Response({"matches": reads.next_matches(str(request.user.pk))})
 
+
+@read(
+    "competition_export",
+    "The competition file (JSON), or `as=csv` for the spreadsheet.",
+    parameters=[OpenApiParameter("as", str, enum=["json", "csv"], required=False)],
+)
+class ExportView(LeaguesView):
     def get(self, request: Request, competition_id: str) -> Any:
         if request.query_params.get("as") == "csv":
             return HttpResponse(reads.export_csv(competition_id), content_type="text/csv")
         return Response(reads.export_json(competition_id))
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+@read(
+    "ratings_list",
+    parameters=[OpenApiParameter("players", str, required=False, description="ids, comma")],
+)
 class RatingsView(LeaguesView):
     def get(self, request: Request) -> Response:
         players = [p for p in request.query_params.get("players", "").split(",") if p]
         return Response({"ratings": reads.ratings(players[:100] or None)})
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class LeaguesListView(LeaguesView):
-    def post(self, request: Request) -> Response:
-        body = _pick(_body(request), "name", "organisers")
-        league = league_cmds.create_league(request.user, body)
-        return Response(league, status=201)
+@write("leagues_create")
+class LeaguesListView(CommandView):
+    fields = ("name", "organisers")
+    creates = True
+
+    def run(self, user: Any, body: dict[str, Any]) -> Any:
+        return league_cmds.create_league(user, body)
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return outcome
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+@read("league_retrieve")
 class LeagueView(LeaguesView):
     def get(self, request: Request, league_id: str) -> Response:
         return Response(league_cmds.league_view(league_id))
 
 
-@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-class SeasonsView(LeaguesView):
-    def post(self, request: Request, league_id: str) -> Response:
-        body = _pick(_body(request), "season", "divisions", "competition", "promote")
-        return Response(league_cmds.add_season(request.user, league_id, body), status=201)
+@write("league_seasons_add")
+class SeasonsView(CommandView):
+    fields = ("season", "divisions", "competition", "promote")
+    creates = True
+
+    def run(self, user: Any, body: dict[str, Any], league_id: str) -> Any:
+        return league_cmds.add_season(user, league_id, body)
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return outcome

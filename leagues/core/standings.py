@@ -126,8 +126,7 @@ def tally(
     mp, gf, ga = table.match_points, table.game_points, table.game_points_against
     wins, draws, losses, played = table.wins, table.draws, table.losses, table.played
     rounds, meetings = table.rounds, table.meetings
-    win, draw, loss = points.win, points.draw, points.loss
-    forfeit_loss = points.forfeit_loss
+    counts = {"win": wins, "draw": draws, "loss": losses}
     for result in effective_results(results):
         if through_round is not None and result.round > through_round:
             continue
@@ -138,21 +137,14 @@ def tally(
             raise LeagueError(
                 "unknown_entrant", f"Result {result.id!r} names unknown entrant {unknown!r}."
             )
-        forfeit = result.forfeited_by
-        winner = result.winner
-        if forfeit is None:
-            if winner is None:
-                north_mp = east_mp = draw
-                draws[north] += 1
-                draws[east] += 1
-            elif winner == "north_south":
-                north_mp, east_mp = win, loss
-                wins[north] += 1
-                losses[east] += 1
-            else:
-                north_mp, east_mp = loss, win
-                wins[east] += 1
-                losses[north] += 1
+        # A forfeit loses with the forfeit value; a played loss with the loss value.
+        lost = points.loss if result.forfeited_by is None else points.forfeit_loss
+        worth = {"win": points.win, "draw": points.draw, "loss": lost}
+        north_outcome, east_outcome = _outcomes(result)
+        north_mp, east_mp = worth[north_outcome], worth[east_outcome]
+        counts[north_outcome][north] += 1
+        counts[east_outcome][east] += 1
+        if result.forfeited_by is None:
             played[north] += 1
             played[east] += 1
             gf[north] += result.north_south_points
@@ -162,18 +154,6 @@ def tally(
             rounds[north].append((east, north_mp))
             rounds[east].append((north, east_mp))
         else:
-            if forfeit == "both":
-                north_mp = east_mp = forfeit_loss
-                losses[north] += 1
-                losses[east] += 1
-            elif forfeit == "north_south":
-                north_mp, east_mp = forfeit_loss, win
-                wins[east] += 1
-                losses[north] += 1
-            else:
-                north_mp, east_mp = win, forfeit_loss
-                wins[north] += 1
-                losses[east] += 1
             rounds[north].append((-1, north_mp))
             rounds[east].append((-1, east_mp))
         mp[north] += north_mp
@@ -194,6 +174,20 @@ def tally(
             table.byes[who] += 1
         rounds[who].append((-1, value))
     return table
+
+
+def _outcomes(result: MatchResult) -> tuple[str, str]:
+    """Each side's outcome, North-South first: "win", "draw" or "loss".  A forfeiting side
+    loses (both lose when both forfeit) and its opponent wins; a draw is a played match
+    without a winner."""
+    forfeit = result.forfeited_by
+    if forfeit is None:
+        if result.winner is None:
+            return "draw", "draw"
+        return ("win", "loss") if result.winner == "north_south" else ("loss", "win")
+    if forfeit == "both":
+        return "loss", "loss"
+    return ("loss", "win") if forfeit == "north_south" else ("win", "loss")
 
 
 def compute_standings(

@@ -14,13 +14,21 @@ from leagues.core.results import effective_results
 from leagues.core.tiebreaks import check_tiebreaks
 from leagues.core.whatif import compare
 from leagues.domain.state import CompetitionState
-from leagues.models import OfficialStandings, PlayerRating
+from leagues.models import Competition, OfficialStandings, PlayerRating
 from leagues.projections import standings_document
 from leagues.services.competitions import outcome
 from leagues.services.streams import load, parse_id
 from scoring.core.scoresheet import ScoresheetError, score_scoresheet
 from scoring.services.presets import resolve, rules_from_mapping
 from scoring.services.rescoring import MAX_TABLES, rescore
+
+from .players import usernames_of
+
+STATUSES = ("registration", "running", "finished")
+MAX_LISTED = 100
+MAX_OFFSET = 100_000
+# The most recently changed unfinished competitions a player's next matches are looked for in.
+MAX_NEXT_MATCHES = 20
 
 # Rule fields that change which moves are legal: a game played under one value cannot
 # be rescored under another (the play itself would have been different).
@@ -34,9 +42,44 @@ def state_of(competition_id: object) -> CompetitionState:
     return state
 
 
+def list_competitions(
+    *, status: str | None = None, limit: int = 50, offset: int = 0
+) -> dict[str, Any]:
+    """One page of competitions, newest first (the read model written with the events)."""
+    if status is not None and status not in STATUSES:
+        raise LeagueError("invalid", f"status is one of {', '.join(STATUSES)}.")
+    if not 1 <= limit <= MAX_LISTED:
+        raise LeagueError("invalid", f"limit is a whole number from 1 to {MAX_LISTED}.")
+    if not 0 <= offset <= MAX_OFFSET:
+        raise LeagueError("invalid", f"offset is a whole number from 0 to {MAX_OFFSET}.")
+    rows = Competition.objects.order_by("-created_at", "id")
+    if status is not None:
+        rows = rows.filter(status=status)
+    page = list(rows[offset : offset + limit + 1])
+    return {
+        "competitions": [
+            {
+                "id": str(row.id),
+                "name": row.name,
+                "kind": row.kind,
+                "league_id": str(row.league_id) if row.league_id else None,
+                "season": row.season,
+                "division": row.division,
+                "status": row.status,
+                "version": row.version,
+                "created_at": row.created_at.isoformat(),
+                "updated_at": row.updated_at.isoformat(),
+            }
+            for row in page[:limit]
+        ],
+        "next_offset": offset + limit if len(page) > limit else None,
+    }
+
+
 def overview(competition_id: object) -> dict[str, Any]:
     state = state_of(competition_id)
     config = state.config
+    player_ids = [p for e in state.entrants.values() for p in (*e.players, e.reserve)]
     return {
         "id": state.competition_id,
         "version": state.version,
@@ -55,6 +98,7 @@ def overview(competition_id: object) -> dict[str, Any]:
         "proposals": [
             {"id": p.id, "player": p.player, "partner": p.partner} for p in state.proposals.values()
         ],
+        "players": usernames_of(player_ids),
         "rounds": state.last_round,
         "stage": state.stage,
         "finished": state.finished,
@@ -80,7 +124,7 @@ def pairings(competition_id: object) -> list[dict[str, Any]]:
                     {
                         **p.as_dict(),
                         "table_id": tables.get(p.board),
-                        "result": _result(by_board.get((paired.number, p.board))),
+                        "result": _result(state, by_board.get((paired.number, p.board))),
                     }
                     for p in paired.pairing.matches
                 ],
@@ -89,9 +133,10 @@ def pairings(competition_id: object) -> list[dict[str, Any]]:
     return rounds
 
 
-def _result(result: Any) -> dict[str, Any] | None:
+def _result(state: CompetitionState, result: Any) -> dict[str, Any] | None:
     if result is None:
         return None
+    info = state.result_info[result.id]
     return {
         "id": result.id,
         "points": {"north_south": result.north_south_points, "east_west": result.east_west_points},
@@ -99,6 +144,10 @@ def _result(result: Any) -> dict[str, Any] | None:
         "forfeited_by": result.forfeited_by,
         "bot_substitute": result.bot_substitute,
         "corrects": result.corrects,
+        # Where the result came from (table, scoresheet, organiser, forfeit, correction)
+        # and the organiser's reason for a correction or forfeit.
+        "source": info.source,
+        "reason": info.reason,
     }
 
 
@@ -221,7 +270,10 @@ def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[li
 
 def next_match(competition_id: object, player: str) -> dict[str, Any]:
     """The player's next (or current) match and its table."""
-    state = state_of(competition_id)
+    return _next_match(state_of(competition_id), player)
+
+
+def _next_match(state: CompetitionState, player: str) -> dict[str, Any]:
     entrant = state.entrant_of_player(player)
     if entrant is None:
         raise LeagueError("unknown_player", f"Player {player!r} plays in no entrant here.")
@@ -242,6 +294,23 @@ def next_match(competition_id: object, player: str) -> dict[str, Any]:
         if entrant in paired.pairing.byes:
             return {"entrant": entrant, "match": None, "bye": paired.number}
     return {"entrant": entrant, "match": None}
+
+
+def next_matches(player: str) -> list[dict[str, Any]]:
+    """The player's next match in each unfinished competition they play in (the
+    :data:`MAX_NEXT_MATCHES` most recently changed), with the entrants' names."""
+    rows = Competition.objects.exclude(status="finished").order_by("-updated_at", "id")
+    matches = []
+    for row in rows[:MAX_NEXT_MATCHES]:
+        state = load(row.id)
+        if not state.exists or state.entrant_of_player(player) is None:
+            continue
+        answer = _next_match(state, player)
+        names = {}
+        if answer.get("match"):
+            names = {e.id: e.name for e in state.entrants.values() if e.name}
+        matches.append({"competition_id": str(row.id), "name": row.name, "names": names, **answer})
+    return matches
 
 
 def export_json(competition_id: object) -> dict[str, Any]:

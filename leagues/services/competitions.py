@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils import timezone
@@ -24,6 +24,7 @@ from leagues.domain import decisions
 from leagues.domain import events as ev
 from leagues.domain.state import CompetitionState
 from leagues.models import PairingSecret
+from leagues.selectors.players import ids_of
 from scoring.core.scoresheet import ScoresheetError, score_scoresheet
 from scoring.services.presets import resolve
 
@@ -35,6 +36,41 @@ MAX_SCORESHEET_HANDS = 200
 
 def _organiser(state: CompetitionState, user: Any) -> None:
     decisions.require_organiser(state, user_id_of(user))
+
+
+def _as_organiser(
+    user: Any,
+    competition_id: object,
+    decide: Callable[[CompetitionState, int], list[Any]],
+    *,
+    finish: bool = False,
+) -> CompetitionState:
+    """The organisers' use case: ``decide(state, organiser id)`` for one of the
+    competition's organisers (anyone else is refused); with ``finish``, the competition
+    finishes in the same transaction once its last stage is done."""
+
+    def checked(state: CompetitionState) -> list[Any]:
+        organiser = user_id_of(user)
+        decisions.require_organiser(state, organiser)
+        assert organiser is not None  # require_organiser refuses no one signed in
+        return decide(state, organiser)
+
+    def finished(state: CompetitionState, _stored: list[Any]) -> None:
+        _finish_if_complete(state, actor_of(user))
+
+    return execute(competition_id, checked, after=finished if finish else None)[0]
+
+
+def _entrant_request(entrant: dict[str, Any]) -> dict[str, Any]:
+    """An entrant request as the decisions take it: ``usernames`` (what an organiser
+    types) become the players' ids, and the seeding rating is filled in.  Resolved before
+    anything is appended, so an unknown username writes nothing."""
+    if "usernames" in entrant:
+        if "players" in entrant:
+            raise LeagueError("invalid", "Give players (user ids) or usernames, not both.")
+        entrant = {**entrant, "players": ids_of(entrant["usernames"])}
+        del entrant["usernames"]
+    return with_seeding(entrant)
 
 
 def _player(user: Any) -> str:
@@ -109,15 +145,17 @@ def _create(
 
 
 def register_entrant(user: Any, competition_id: object, **entrant: Any) -> CompetitionState:
-    """An organiser registers a partnership; without a ``rating`` it is seeded from the
-    ratings projection (the partnership's team ordinal)."""
-    entrant = with_seeding(entrant)
-
-    def decide(state: CompetitionState) -> list[Any]:
-        _organiser(state, user)
-        return decisions.decide_register(state, now=timezone.now(), actor=actor_of(user), **entrant)
-
-    return execute(competition_id, decide)[0]
+    """An organiser registers a partnership (its players by id, or by ``usernames``);
+    without a ``rating`` it is seeded from the ratings projection (the partnership's team
+    ordinal)."""
+    entrant = _entrant_request(entrant)
+    return _as_organiser(
+        user,
+        competition_id,
+        lambda state, _organiser_id: decisions.decide_register(
+            state, now=timezone.now(), actor=actor_of(user), **entrant
+        ),
+    )
 
 
 def propose_partnership(
@@ -161,39 +199,40 @@ def confirm_partnership(user: Any, competition_id: object, proposal_id: object) 
 def withdraw_entrant(
     user: Any, competition_id: object, entrant_id: object, reason: object = ""
 ) -> CompetitionState:
-    def decide(state: CompetitionState) -> list[Any]:
-        _organiser(state, user)
-        return decisions.decide_withdraw(
+    return _as_organiser(
+        user,
+        competition_id,
+        lambda state, _organiser_id: decisions.decide_withdraw(
             state, entrant_id=entrant_id, reason=reason, actor=actor_of(user)
-        )
-
-    return execute(competition_id, decide)[0]
+        ),
+    )
 
 
 def late_join(user: Any, competition_id: object, **entrant: Any) -> CompetitionState:
-    entrant = with_seeding(entrant)
-
-    def decide(state: CompetitionState) -> list[Any]:
-        _organiser(state, user)
-        return decisions.decide_late_join(state, actor=actor_of(user), **entrant)
-
-    return execute(competition_id, decide)[0]
+    entrant = _entrant_request(entrant)
+    return _as_organiser(
+        user,
+        competition_id,
+        lambda state, _organiser_id: decisions.decide_late_join(
+            state, actor=actor_of(user), **entrant
+        ),
+    )
 
 
 def substitute(
     user: Any, competition_id: object, entrant_id: object, *, player_out: object, player_in: object
 ) -> CompetitionState:
-    def decide(state: CompetitionState) -> list[Any]:
-        _organiser(state, user)
-        return decisions.decide_substitute(
+    return _as_organiser(
+        user,
+        competition_id,
+        lambda state, _organiser_id: decisions.decide_substitute(
             state,
             entrant_id=entrant_id,
             player_out=player_out,
             player_in=player_in,
             actor=actor_of(user),
-        )
-
-    return execute(competition_id, decide)[0]
+        ),
+    )
 
 
 def check_in(user: Any, competition_id: object, entrant_id: object) -> CompetitionState:
@@ -298,8 +337,7 @@ def record_result(
         points, winner, hands, sheet = score_match_sheet(state0, scoresheet)
     source = "scoresheet" if sheet is not None else "organiser"
 
-    def decide(state: CompetitionState) -> list[Any]:
-        _organiser(state, user)
+    def decide(state: CompetitionState, organiser: int) -> list[Any]:
         seed = seed_of(cid, round_number) if isinstance(round_number, int) else None
         return decisions.decide_result(
             state,
@@ -312,10 +350,10 @@ def record_result(
             actor=actor_of(user),
             scoresheet=sheet,
             hands=hands,
-            organiser=user_id_of(user),
+            organiser=organiser,
         )
 
-    return execute(cid, decide, after=lambda s, _e: _finish_if_complete(s, actor_of(user)))[0]
+    return _as_organiser(user, cid, decide, finish=True)
 
 
 def score_match_sheet(
@@ -422,10 +460,7 @@ def record_forfeit(
 ) -> CompetitionState:
     cid = parse_id(competition_id)
 
-    def decide(state: CompetitionState) -> list[Any]:
-        _organiser(state, user)
-        organiser = user_id_of(user)
-        assert organiser is not None
+    def decide(state: CompetitionState, organiser: int) -> list[Any]:
         return decisions.decide_forfeit(
             state,
             round_number=round_number,
@@ -438,7 +473,7 @@ def record_forfeit(
             actor=actor_of(user),
         )
 
-    return execute(cid, decide, after=lambda s, _e: _finish_if_complete(s, actor_of(user)))[0]
+    return _as_organiser(user, cid, decide, finish=True)
 
 
 def correct_result(
@@ -451,11 +486,10 @@ def correct_result(
     reason: object,
     forfeited_by: object = None,
 ) -> CompetitionState:
-    def decide(state: CompetitionState) -> list[Any]:
-        _organiser(state, user)
-        organiser = user_id_of(user)
-        assert organiser is not None
-        return decisions.decide_correct(
+    return _as_organiser(
+        user,
+        competition_id,
+        lambda state, organiser: decisions.decide_correct(
             state,
             result_id=result_id,
             points=points,
@@ -464,17 +498,16 @@ def correct_result(
             reason=reason,
             organiser=organiser,
             actor=actor_of(user),
-        )
-
-    return execute(competition_id, decide)[0]
+        ),
+    )
 
 
 def advance_stage(user: Any, competition_id: object) -> CompetitionState:
-    def decide(state: CompetitionState) -> list[Any]:
-        _organiser(state, user)
-        return decisions.decide_advance(state, actor=actor_of(user))
-
-    return execute(competition_id, decide)[0]
+    return _as_organiser(
+        user,
+        competition_id,
+        lambda state, _organiser_id: decisions.decide_advance(state, actor=actor_of(user)),
+    )
 
 
 def events_of(competition_id: object) -> list[Any]:

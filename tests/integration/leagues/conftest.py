@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from tests.factories import UserFactory
 
@@ -24,6 +26,31 @@ def event_count() -> int:
     from eventstore.models import Event
 
     return Event.objects.count()
+
+
+def tamper_last_pairing(cid: str) -> None:
+    """Rewrite the last RoundPaired as the database owner, the append-only trigger off
+    (North-South and East-West of its first match swapped): what verify_pairings catches."""
+    with connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE eventstore_event DISABLE TRIGGER eventstore_event_append_only")
+        try:
+            cursor.execute(
+                "SELECT position, data FROM eventstore_event WHERE stream_id = %s "
+                "AND type = 'RoundPaired' ORDER BY version DESC LIMIT 1",
+                [f"competition-{cid}"],
+            )
+            position, data = cursor.fetchone()
+            data = json.loads(data) if isinstance(data, str) else data
+            match = data["pairing"]["matches"][0]
+            match["north_south"], match["east_west"] = match["east_west"], match["north_south"]
+            cursor.execute(
+                "UPDATE eventstore_event SET data = %s::jsonb WHERE position = %s",
+                [json.dumps(data), position],
+            )
+        finally:
+            cursor.execute(
+                "ALTER TABLE eventstore_event ENABLE TRIGGER eventstore_event_append_only"
+            )
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ tests/integration/live: the test is unmarked and uses ``live_db``.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -19,6 +18,8 @@ from django.core.management.base import CommandError
 
 from games.live.processes import ManagedProcess, log_contains
 from tests.integration.live.conftest import Processes, new_user, wait_until
+
+from .conftest import tamper_last_pairing
 
 ROUND_TIMEOUT = 150.0  # one round of four bot tables to 100, on a loaded 2-core machine
 
@@ -49,32 +50,6 @@ def closed(cid: str, number: int, processes: Processes) -> Any:
         return wait_until(round_closed, ROUND_TIMEOUT, f"round {number} closed", poll=0.3)
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{processes.logs()}") from None
-
-
-def tamper_last_pairing(cid: str) -> None:
-    """Rewrite the last RoundPaired as the database owner, the append-only trigger off."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("ALTER TABLE eventstore_event DISABLE TRIGGER eventstore_event_append_only")
-        try:
-            cursor.execute(
-                "SELECT position, data FROM eventstore_event WHERE stream_id = %s "
-                "AND type = 'RoundPaired' ORDER BY version DESC LIMIT 1",
-                [f"competition-{cid}"],
-            )
-            position, data = cursor.fetchone()
-            data = json.loads(data) if isinstance(data, str) else data
-            match = data["pairing"]["matches"][0]
-            match["north_south"], match["east_west"] = match["east_west"], match["north_south"]
-            cursor.execute(
-                "UPDATE eventstore_event SET data = %s::jsonb WHERE position = %s",
-                [json.dumps(data), position],
-            )
-        finally:
-            cursor.execute(
-                "ALTER TABLE eventstore_event ENABLE TRIGGER eventstore_event_append_only"
-            )
 
 
 def test_a_bot_played_swiss_through_worker_and_projector(

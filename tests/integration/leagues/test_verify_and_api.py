@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leagues.services import competitions
 from tests.factories import UserFactory
 
-from .conftest import event_count
+from .conftest import event_count, tamper_last_pairing
 from .test_services import play_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,26 +32,7 @@ def test_verify_pairings_passes_then_catches_a_tampered_pairing(organiser: Any, 
         competitions.pair_next_round(organiser, cid)
         play_round(organiser, cid, number)
     call_command("verify_pairings", cid)
-    with connection.cursor() as cursor:
-        cursor.execute("ALTER TABLE eventstore_event DISABLE TRIGGER eventstore_event_append_only")
-        try:
-            cursor.execute(
-                "SELECT position, data FROM eventstore_event WHERE stream_id = %s "
-                "AND type = 'RoundPaired' ORDER BY version DESC LIMIT 1",
-                [f"competition-{cid}"],
-            )
-            position, data = cursor.fetchone()
-            data = json.loads(data) if isinstance(data, str) else data
-            match = data["pairing"]["matches"][0]
-            match["north_south"], match["east_west"] = match["east_west"], match["north_south"]
-            cursor.execute(
-                "UPDATE eventstore_event SET data = %s::jsonb WHERE position = %s",
-                [json.dumps(data), position],
-            )
-        finally:
-            cursor.execute(
-                "ALTER TABLE eventstore_event ENABLE TRIGGER eventstore_event_append_only"
-            )
+    tamper_last_pairing(cid)
     with pytest.raises(CommandError, match="round 2"):
         call_command("verify_pairings", cid)
 

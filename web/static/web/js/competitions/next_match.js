@@ -4,11 +4,11 @@
 import { api } from "../api.js";
 import { nextMatchText } from "./words.js";
 
-/** The lobby's list: GET /api/client/next-matches; hidden when the player plays in none. */
+/** The lobby's list: GET /api/players/me/next-matches; hidden when the player plays in none. */
 export async function showNextMatches(box, list, token) {
   let answer;
   try {
-    answer = await api("/api/client/next-matches", { token });
+    answer = await api("/api/players/me/next-matches", { token });
   } catch {
     box.hidden = true;
     return;

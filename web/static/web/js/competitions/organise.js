@@ -13,7 +13,7 @@ const $ = (id) => document.getElementById(id);
 const competitionId = document.body.dataset.competition;
 const base = `/api/competitions/${competitionId}`;
 
-const page = { auth: session.loadAuth(), overview: null, rounds: [], people: { players: {}, results: {} }, names: {}, target: null };
+const page = { auth: session.loadAuth(), overview: null, rounds: [], names: {}, target: null };
 
 function call(path, body) {
   return api(`${base}${path}`, { method: "POST", body, token: page.auth && page.auth.token, command: true });
@@ -24,15 +24,10 @@ function say(text) {
 }
 
 async function reload() {
-  const [overview, rounds, people] = await Promise.all([
-    api(base),
-    api(`${base}/rounds`),
-    api(`/api/client/competitions/${competitionId}/people`),
-  ]);
+  const [overview, rounds] = await Promise.all([api(base), api(`${base}/rounds`)]);
   page.overview = overview;
   page.rounds = rounds.rounds;
-  page.people = people;
-  page.names = entrantNames(overview, people.players);
+  page.names = entrantNames(overview, overview.players);
   draw();
 }
 
@@ -46,7 +41,7 @@ function draw() {
     ...overview.entrants.map((entrant) => {
       const li = document.createElement("li");
       li.dataset.entrant = entrant.id;
-      const players = entrant.players.map((p) => page.people.players[p] || p).join(" & ");
+      const players = entrant.players.map((p) => overview.players[p] || p).join(" & ");
       li.textContent = `${page.names[entrant.id]} (${players})`;
       return li;
     }),
@@ -90,8 +85,7 @@ function drawRounds() {
         const score = match.result ? ` · ${scoreText(match.result)} · ${winnerText(match, match.result, page.names)}` : "";
         text.textContent = `Board ${match.board}: ${ns} (N-S) v ${ew} (E-W)${score}`;
         li.append(text);
-        const info = match.result ? page.people.results[match.result.id] : null;
-        for (const flag of resultFlags(match.result, info)) {
+        for (const flag of resultFlags(match.result)) {
           const badge = document.createElement("span");
           badge.className = `flag flag-${flag.kind}`;
           badge.dataset.flag = flag.kind;
@@ -125,18 +119,10 @@ async function registerEntrant(event) {
   error.textContent = "";
   const name = $("entrant-name").value.trim();
   const usernames = [$("entrant-player-1").value.trim(), $("entrant-player-2").value.trim()];
-  let players;
-  try {
-    players = await Promise.all(
-      usernames.map((u) => api(`/api/client/players?${new URLSearchParams({ username: u })}`, { token: page.auth.token })),
-    );
-  } catch (problem) {
-    error.textContent = problemText(problem);
-    return;
-  }
   const taken = page.overview.entrants.map((e) => e.id);
   try {
-    await call("/entrants", { entrant_id: entrantId(name, taken), name, players: players.map((p) => p.id) });
+    // The server resolves the usernames (an unknown one is refused in its words).
+    await call("/entrants", { entrant_id: entrantId(name, taken), name, usernames });
   } catch (problem) {
     error.textContent = problemText(problem);
     return;

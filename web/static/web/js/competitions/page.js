@@ -34,7 +34,6 @@ const base = `/api/competitions/${competitionId}`;
 const page = {
   version: null,
   overview: null,
-  people: { players: {}, results: {} },
   names: {},
   rounds: [],
   standings: null,
@@ -73,8 +72,7 @@ function drawRounds() {
       for (const match of round.matches) {
         const tr = document.createElement("tr");
         tr.dataset.board = String(match.board);
-        const info = match.result ? page.people.results[match.result.id] : null;
-        const flags = resultFlags(match.result, info);
+        const flags = resultFlags(match.result);
         const cells = [
           String(match.board),
           page.names[match.north_south] || match.north_south,
@@ -171,14 +169,9 @@ async function drawNextMatch() {
 async function refresh() {
   const overview = await api(base);
   if (overview.version === page.version) return;
-  const [people, rounds, standings] = await Promise.all([
-    api(`/api/client/competitions/${competitionId}/people`),
-    api(`${base}/rounds`),
-    api(`${base}/standings`),
-  ]);
+  const [rounds, standings] = await Promise.all([api(`${base}/rounds`), api(`${base}/standings`)]);
   page.overview = overview;
-  page.people = people;
-  page.names = entrantNames(overview, people.players);
+  page.names = entrantNames(overview, overview.players);
   page.rounds = rounds.rounds;
   page.standings = standings;
   page.version = overview.version;

@@ -60,9 +60,10 @@ const SIDE_WORDS = { north_south: "North-South", east_west: "East-West", both: "
 
 /**
  * What is special about a match's result, each as a short phrase: a forfeit, a bot in a
- * seat, a correction (with its reason, when the server gave one).
+ * seat, a correction (with its reason, when the server gave one). `info` holds `source`
+ * and `reason`; the leagues API's rounds put them on the result itself.
  */
-export function resultFlags(result, info = null) {
+export function resultFlags(result, info = result) {
   if (!result) return [];
   const flags = [];
   if (result.forfeited_by) flags.push({ kind: "forfeit", text: `Forfeit by ${SIDE_WORDS[result.forfeited_by] || result.forfeited_by}` });

@@ -1,0 +1,42 @@
+"""Players as competitions name them: user ids as text, shown by username.
+
+Competitions store user ids (text) so that a renamed account stays the same player; the
+API answers with usernames beside them and accepts usernames where an organiser types
+them. The one place leagues reads the accounts' user table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth import get_user_model
+
+from leagues.core.errors import LeagueError
+
+MAX_USERNAME = 150  # Django's username length
+
+
+def usernames_of(player_ids: Iterable[str | None]) -> dict[str, str]:
+    """player id -> username, for the ids that name an account (others are left out)."""
+    numeric = sorted({int(p) for p in player_ids if p and p.isdigit()})
+    rows = get_user_model().objects.filter(pk__in=numeric).values_list("pk", "username")
+    return {str(pk): name for pk, name in rows}
+
+
+def ids_of(usernames: object, *, field: str = "usernames", count: int = 2) -> list[str]:
+    """The player ids of ``count`` usernames, in their order; refuses a malformed list
+    (``invalid``) and a username with no account (``unknown_player``)."""
+    if (
+        not isinstance(usernames, list)
+        or len(usernames) != count
+        or not all(isinstance(u, str) and 0 < len(u.strip()) <= MAX_USERNAME for u in usernames)
+    ):
+        raise LeagueError(
+            "invalid", f"{field} is a list of {count} usernames of 1 to {MAX_USERNAME} characters."
+        )
+    names = [u.strip() for u in usernames]
+    found = dict(get_user_model().objects.filter(username__in=names).values_list("username", "pk"))
+    for name in names:
+        if name not in found:
+            raise LeagueError("unknown_player", f"There is no player called {name!r}.")
+    return [str(found[name]) for name in names]

@@ -1,0 +1,239 @@
+"""What the tournament pages read from the leagues API, against real PostgreSQL: the
+competitions list (newest first, by status, a page at a time), usernames and results'
+source and reason beside entrants and rounds, entrants registered by username, and the
+signed-in player's next matches; every bad input a 4xx {code, message} writing nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from leagues.services import competitions
+from leagues.services.streams import load
+from tests.factories import UserFactory
+
+from .conftest import event_count
+from .test_organiser_flows import problem
+from .test_services import play_round
+from .test_verify_and_api import client_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def created(organiser: Any, name: str) -> str:
+    spec = {"name": name, "stages": [{"kind": "swiss", "rounds": 2}]}
+    return competitions.create_competition(organiser, spec).competition_id
+
+
+# ---------------------------------------------------------------- GET /api/competitions
+
+
+def test_the_list_is_newest_first_a_page_at_a_time(organiser: Any) -> None:
+    ids = [created(organiser, f"Club {k}") for k in range(5)]
+    client = APIClient()
+
+    first = client.get("/api/competitions", {"limit": 2}).json()
+    second = client.get("/api/competitions", {"limit": 2, "offset": first["next_offset"]}).json()
+    last = client.get("/api/competitions", {"limit": 2, "offset": 4}).json()
+
+    listed = [c["id"] for page in (first, second, last) for c in page["competitions"]]
+    assert listed == ids[::-1]
+    assert (first["next_offset"], second["next_offset"], last["next_offset"]) == (2, 4, None)
+    row = last["competitions"][0]
+    assert (row["name"], row["kind"], row["status"]) == ("Club 0", "tournament", "registration")
+
+
+def test_the_list_filters_by_status(organiser: Any, swiss: Any) -> None:
+    waiting = created(organiser, "Waiting")
+    running = swiss(4)
+    competitions.pair_next_round(organiser, running)
+
+    def listed(status: str) -> list[str]:
+        answer = APIClient().get("/api/competitions", {"status": status})
+        assert answer.status_code == 200
+        return [c["id"] for c in answer.json()["competitions"]]
+
+    assert listed("running") == [running]
+    assert listed("registration") == [waiting]
+    assert listed("finished") == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"status": "open"},
+        {"limit": "0"},
+        {"limit": "101"},
+        {"limit": "ten"},
+        {"offset": "-1"},
+        {"offset": "100001"},
+        {"limit": "9" * 40},
+    ],
+)
+def test_a_bad_list_query_is_a_problem(organiser: Any, query: dict[str, str]) -> None:
+    created(organiser, "Any")
+
+    problem(APIClient().get("/api/competitions", query), "invalid")
+
+
+# ---------------------------------------------------------------- names and reasons
+
+
+def test_entrants_and_rounds_carry_usernames_sources_and_reasons(
+    organiser: Any, swiss: Any
+) -> None:
+    cid = swiss(4, rounds=2)
+    competitions.pair_next_round(organiser, cid)
+    play_round(organiser, cid, 1)
+    competitions.correct_result(
+        organiser,
+        cid,
+        "r1-b1",
+        points={"north_south": 40, "east_west": 110},
+        winner="east_west",
+        reason="swapped sides",
+    )
+    client = APIClient()
+
+    overview = client.get(f"/api/competitions/{cid}").json()
+    rounds = client.get(f"/api/competitions/{cid}/rounds").json()["rounds"]
+
+    users = {str(u.pk): u.username for u in get_user_model().objects.all()}
+    players = [p for e in overview["entrants"] for p in e["players"]]
+    assert overview["players"] == {p: users[p] for p in players}
+    assert sorted(overview["players"].values()) == [f"player{k}" for k in range(8)]
+    results = {m["board"]: m["result"] for m in rounds[0]["matches"]}
+    assert (results[1]["source"], results[1]["reason"]) == ("correction", "swapped sides")
+    assert (results[2]["source"], results[2]["reason"]) == ("organiser", "")
+
+
+# ---------------------------------------------------------------- entrants by username
+
+
+def test_an_organiser_registers_an_entrant_by_usernames(organiser: Any, players: Any) -> None:
+    cid = created(organiser, "By name")
+    ann, bob = players(2)
+
+    response = client_for(organiser).post(
+        f"/api/competitions/{cid}/entrants",
+        {"entrant_id": "kings", "name": "Kings", "usernames": [ann.username, bob.username]},
+        format="json",
+    )
+
+    assert response.status_code == 201, response.json()
+    assert load(cid).entrants["kings"].players == (str(ann.pk), str(bob.pk))
+    assert response.json()["players"] == {str(ann.pk): ann.username, str(bob.pk): bob.username}
+
+
+def test_a_late_entrant_is_registered_by_usernames(
+    organiser: Any, swiss: Any, players: Any
+) -> None:
+    cid = swiss(4)
+    competitions.pair_next_round(organiser, cid)
+    ann, bob = players(2)
+
+    response = client_for(organiser).post(
+        f"/api/competitions/{cid}/late-entrants",
+        {"entrant_id": "late", "usernames": [ann.username, bob.username]},
+        format="json",
+    )
+
+    assert response.status_code == 201, response.json()
+    assert load(cid).entrants["late"].players == (str(ann.pk), str(bob.pk))
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"usernames": ["player0", "nobody-here"]}, "unknown_player"),
+        ({"usernames": ["player0"]}, "invalid"),
+        ({"usernames": "player0,player1"}, "invalid"),
+        ({"usernames": ["player0", ""]}, "invalid"),
+        ({"usernames": ["player0", "x" * 151]}, "invalid"),
+        ({"usernames": ["player0", "player1"], "players": ["1", "2"]}, "invalid"),
+    ],
+)
+def test_a_bad_username_entrant_is_refused_and_writes_nothing(
+    organiser: Any, players: Callable[[int], list[Any]], body: dict[str, Any], code: str
+) -> None:
+    cid = created(organiser, "Refusals")
+    players(2)
+    before = event_count()
+
+    response = client_for(organiser).post(
+        f"/api/competitions/{cid}/entrants", {"entrant_id": "x", **body}, format="json"
+    )
+
+    problem(response, code)
+    assert response.status_code == (404 if code == "unknown_player" else 400)
+    if code == "unknown_player":
+        assert response.json()["message"] == "There is no player called 'nobody-here'."
+    assert event_count() == before
+
+
+def test_only_an_organiser_registers_by_usernames(organiser: Any, players: Any) -> None:
+    cid = created(organiser, "Private")
+    ann, bob = players(2)
+    before = event_count()
+
+    response = client_for(ann).post(
+        f"/api/competitions/{cid}/entrants",
+        {"entrant_id": "x", "usernames": [ann.username, bob.username]},
+        format="json",
+    )
+
+    problem(response, "not_organiser")
+    assert response.status_code == 403
+    assert event_count() == before
+
+
+# ---------------------------------------------------------------- my next matches
+
+
+def test_my_next_matches_list_my_competitions_only(organiser: Any, swiss: Any) -> None:
+    cid = swiss(4)
+    competitions.pair_next_round(organiser, cid)
+    created(organiser, "Not mine")
+    me = get_user_model().objects.get(pk=int(load(cid).entrants["e1"].players[0]))
+    outsider = UserFactory(username="outsider")
+
+    mine = client_for(me).get("/api/players/me/next-matches").json()["matches"]
+    theirs = client_for(outsider).get("/api/players/me/next-matches").json()["matches"]
+
+    assert [(m["competition_id"], m["name"], m["entrant"]) for m in mine] == [
+        (cid, "Club Swiss", "e1")
+    ]
+    assert mine[0]["match"]["round"] == 1
+    assert "e1" in (mine[0]["match"]["north_south"], mine[0]["match"]["east_west"])
+    assert mine[0]["names"] == {f"e{k}": f"Pair {k}" for k in range(1, 5)}
+    assert theirs == []
+
+
+def test_my_next_matches_need_a_sign_in() -> None:
+    response = APIClient().get("/api/players/me/next-matches")
+
+    problem(response, "not_signed_in")
+    assert response.status_code == 401
+
+
+# ---------------------------------------------------------------- the schema
+
+
+def test_the_pages_reads_are_in_the_schema_with_their_operation_ids() -> None:
+    schema = APIClient().get("/api/schema/?format=json").json()
+
+    operations = {
+        (path, method): op["operationId"]
+        for path, item in schema["paths"].items()
+        for method, op in item.items()
+        if "leagues" in op.get("tags", ())
+    }
+    assert operations[("/api/competitions", "get")] == "competitions_list"
+    assert operations[("/api/competitions", "post")] == "competitions_create"
+    assert operations[("/api/players/me/next-matches", "get")] == "players_me_next_matches"
+    assert operations[("/api/competitions/{competition_id}", "get")] == "competition_retrieve"
+    assert len(set(operations.values())) == len(operations)

@@ -45,7 +45,8 @@ def _whole(request: Request, name: str, default: int) -> int:
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or int(raw) > MAX_QUERY_NUMBER:
+    # ASCII only: str.isdigit also accepts digits int() does not read ("²").
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_QUERY_NUMBER:
         raise LeagueError("invalid", f"{name} is a whole number.")
     return int(raw)
 
@@ -86,7 +87,7 @@ class CommandView(LeaguesView):
         return Response(self.render(outcome, **path), status=201 if self.creates else 200)
 
 
-def write(operation_id: str, description: str = "") -> Any:
+def _write(operation_id: str, description: str = "") -> Any:
     """The schema of a write: a JSON object in, the read it renders or a problem out."""
     return extend_schema(
         tags=["leagues"],
@@ -97,7 +98,7 @@ def write(operation_id: str, description: str = "") -> Any:
     )
 
 
-def read(operation_id: str, description: str = "", **extra: Any) -> Any:
+def _read(operation_id: str, description: str = "", **extra: Any) -> Any:
     return extend_schema(
         tags=["leagues"],
         operation_id=operation_id,
@@ -105,6 +106,16 @@ def read(operation_id: str, description: str = "", **extra: Any) -> Any:
         responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
         **extra,
     )
+
+
+def write(operation_id: str, description: str = "") -> Any:
+    """A view's POST schema (operation ids go on methods, not on the view class)."""
+    return extend_schema_view(post=_write(operation_id, description))
+
+
+def read(operation_id: str, description: str = "", **extra: Any) -> Any:
+    """A view's GET schema."""
+    return extend_schema_view(get=_read(operation_id, description, **extra))
 
 
 # Players by user id (``players``), or by the ``usernames`` an organiser types.
@@ -121,7 +132,7 @@ RESULT_FIELDS = (
 
 
 @extend_schema_view(
-    get=read(
+    get=_read(
         "competitions_list",
         "Competitions, newest first, a page at a time (`next_offset` is null on the last).",
         parameters=[
@@ -130,11 +141,9 @@ RESULT_FIELDS = (
             OpenApiParameter("offset", int, description=f"0 to {reads.MAX_OFFSET}."),
         ],
     ),
-    post=write("competitions_create", "A new tournament or season; you are its organiser."),
+    post=_write("competitions_create", "A new tournament or season; you are its organiser."),
 )
-class CompetitionsView(CommandView):
-    creates = True
-
+class CompetitionsView(LeaguesView):
     def get(self, request: Request) -> Response:
         return Response(
             reads.list_competitions(
@@ -144,7 +153,7 @@ class CompetitionsView(CommandView):
             )
         )
 
-    def post(self, request: Request, **path: Any) -> Response:
+    def post(self, request: Request) -> Response:
         # The whole body is the competition's settings (create_competition checks them).
         state = cmds.create_competition(request.user, _body(request))
         return Response(reads.overview(state.competition_id), status=201)
@@ -223,8 +232,8 @@ class ConfirmView(CommandView):
 
 
 @extend_schema_view(
-    get=read("competition_rounds", "Every round: pairings, byes, tables and results."),
-    post=write("competition_rounds_pair", "Pair the next round (idempotent with `round`)."),
+    get=_read("competition_rounds", "Every round: pairings, byes, tables and results."),
+    post=_write("competition_rounds_pair", "Pair the next round (idempotent with `round`)."),
 )
 class RoundsView(LeaguesView):
     def get(self, request: Request, competition_id: str) -> Response:
@@ -328,12 +337,14 @@ class NextMatchView(LeaguesView):
         return Response(reads.next_match(competition_id, player))
 
 
-@extend_schema(
-    tags=["leagues"],
-    operation_id="players_me_next_matches",
-    description="The signed-in player's next match in each unfinished competition they "
-    f"play in (the {reads.MAX_NEXT_MATCHES} most recently changed), with entrants' names.",
-    responses={200: OpenApiTypes.OBJECT, 401: PROBLEM},
+@extend_schema_view(
+    get=extend_schema(
+        tags=["leagues"],
+        operation_id="players_me_next_matches",
+        description="The signed-in player's next match in each unfinished competition they "
+        f"play in (the {reads.MAX_NEXT_MATCHES} most recently changed), with entrants' names.",
+        responses={200: OpenApiTypes.OBJECT, 401: PROBLEM},
+    )
 )
 class MyNextMatchesView(LeaguesView):
     def get(self, request: Request) -> Response:

@@ -18,7 +18,7 @@ MAX_USERNAME = 150  # Django's username length
 
 def usernames_of(player_ids: Iterable[str | None]) -> dict[str, str]:
     """player id -> username, for the ids that name an account (others are left out)."""
-    numeric = sorted({int(p) for p in player_ids if p and p.isdigit()})
+    numeric = sorted({int(p) for p in player_ids if p and p.isascii() and p.isdigit()})
     rows = get_user_model().objects.filter(pk__in=numeric).values_list("pk", "username")
     return {str(pk): name for pk, name in rows}
 

@@ -72,6 +72,7 @@ def test_the_list_filters_by_status(organiser: Any, swiss: Any) -> None:
         {"offset": "-1"},
         {"offset": "100001"},
         {"limit": "9" * 40},
+        {"limit": "²"},
     ],
 )
 def test_a_bad_list_query_is_a_problem(organiser: Any, query: dict[str, str]) -> None:

@@ -27,6 +27,7 @@ from leagues.models import PairingSecret
 from scoring.core.scoresheet import ScoresheetError, score_scoresheet
 from scoring.services.presets import resolve
 
+from .players import check_entrant_players, users_of
 from .seeding import projected_rating, with_seeding
 from .streams import actor_of, execute, load, parse_id, user_id_of
 
@@ -115,7 +116,11 @@ def register_entrant(user: Any, competition_id: object, **entrant: Any) -> Compe
 
     def decide(state: CompetitionState) -> list[Any]:
         _organiser(state, user)
-        return decisions.decide_register(state, now=timezone.now(), actor=actor_of(user), **entrant)
+        events = decisions.decide_register(
+            state, now=timezone.now(), actor=actor_of(user), **entrant
+        )
+        check_entrant_players(entrant)  # last: the competition's own refusals come first
+        return events
 
     return execute(competition_id, decide)[0]
 
@@ -127,7 +132,7 @@ def propose_partnership(
     proposal_id = uuid.uuid4().hex[:16]
 
     def decide(state: CompetitionState) -> list[Any]:
-        return decisions.decide_propose(
+        events = decisions.decide_propose(
             state,
             proposal_id=proposal_id,
             player=player,
@@ -136,6 +141,8 @@ def propose_partnership(
             now=timezone.now(),
             actor=actor_of(user),
         )
+        users_of([str(partner) if isinstance(partner, int) else partner])
+        return events
 
     return execute(competition_id, decide)[0], proposal_id
 
@@ -175,7 +182,9 @@ def late_join(user: Any, competition_id: object, **entrant: Any) -> CompetitionS
 
     def decide(state: CompetitionState) -> list[Any]:
         _organiser(state, user)
-        return decisions.decide_late_join(state, actor=actor_of(user), **entrant)
+        events = decisions.decide_late_join(state, actor=actor_of(user), **entrant)
+        check_entrant_players(entrant)
+        return events
 
     return execute(competition_id, decide)[0]
 
@@ -185,13 +194,15 @@ def substitute(
 ) -> CompetitionState:
     def decide(state: CompetitionState) -> list[Any]:
         _organiser(state, user)
-        return decisions.decide_substitute(
+        events = decisions.decide_substitute(
             state,
             entrant_id=entrant_id,
             player_out=player_out,
             player_in=player_in,
             actor=actor_of(user),
         )
+        users_of([player_in])
+        return events
 
     return execute(competition_id, decide)[0]
 
@@ -250,9 +261,13 @@ def pair_next_round(
         )
 
     number = current.last_round + 1
-    state, _, duplicate = execute(
-        competition_id, decide, command_id=f"pair:{number}", after=keep_seed
-    )
+
+    def after(state: CompetitionState, stored: list[Any]) -> None:
+        keep_seed(state, stored)
+        # A round of byes and withdrawal forfeits closes as it is paired; it may be the last.
+        _finish_if_complete(state, actor_of(user))
+
+    state, _, duplicate = execute(competition_id, decide, command_id=f"pair:{number}", after=after)
     return state, paired.get("round", number), duplicate
 
 

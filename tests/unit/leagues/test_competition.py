@@ -192,9 +192,7 @@ def test_a_knockout_of_equal_ratings_plays_through_to_a_champion(
     # Every new partnership is seeded the same rating: ties are the normal case.
     entrants = tuple(Entrant(f"e{n}", (f"p{n}a", f"p{n}b"), rating=1000) for n in range(count))
     stage = Stage("knockout", double=kind != "single", reset=kind == "reset")
-    competition = Competition(
-        Settings("ko", stages=(stage,), lots_seed=f"lots{seed}"), entrants
-    )
+    competition = Competition(Settings("ko", stages=(stage,), lots_seed=f"lots{seed}"), entrants)
     played = play_to_the_end(competition, random.Random(seed))
     assert played.next_stage() == 1
     assert played._bracket_state(0).champion in {e.id for e in entrants}

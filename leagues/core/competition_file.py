@@ -2,9 +2,9 @@
 
 ``manage.py standings FILE`` and ``manage.py pair FILE`` read one of these without
 the database.  :func:`read_competition` parses the text and checks every field; any
-problem raises :class:`CompetitionFileError` naming the line (for text that is not
-JSON) or the JSON path (``$.results[3].winner``) and the reason, so nothing is
-computed from a file that is wrong.  :func:`competition_document` writes the same
+problem raises :class:`CompetitionFileError` naming the line (and, past JSON syntax,
+the JSON path: ``$.results[3].winner``) and the reason, so nothing is computed from a
+file that is wrong.  :func:`competition_document` writes the same
 format (the platform's export).  The format is in ``docs/formats.md``.
 """
 

@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 
 from leagues.core.errors import LeagueError
+from leagues.models import CompetitionTable
 from leagues.selectors.verification import verify_competition
 from leagues.services import competitions
 from leagues.services.streams import load
+from leagues.services.tables import start_round
 
 from .conftest import entrants_of, event_count
 
@@ -173,3 +175,25 @@ def test_a_withdrawn_entrants_remaining_round_robin_matches_are_forfeits(
     assert standings["e3"].match_points == round_one
     assert standings["e3"].wins + standings["e3"].losses == 4
     assert all(check["ok"] for check in verify_competition(cid))
+
+
+def test_starting_a_round_seats_the_users_and_skips_the_withdrawal_forfeits(
+    organiser: Any, players: Any
+) -> None:
+    cid = competition(organiser, players, 5, {"kind": "round_robin"})
+    competitions.withdraw_entrant(organiser, cid, "e2", reason="ill")
+    competitions.pair_next_round(organiser, cid)
+    state = load(cid)
+    paired = state.paired_round(1)
+    assert paired is not None
+    forfeited = state.reported_boards(1)
+    to_play = [p.board for p in paired.pairing.matches if p.board not in forfeited]
+    assert len(forfeited) == (0 if "e2" in paired.pairing.byes else 1)
+    started = start_round(organiser, cid, 1)
+    assert sorted(started.tables[1]) == to_play
+    rows = CompetitionTable.objects.filter(competition_id=cid, round=1)
+    assert sorted(row.board for row in rows) == to_play
+    for row in rows:
+        pairing = next(p for p in paired.pairing.matches if p.board == row.board)
+        assert row.seated["north_south"] == list(state.players_in(pairing.north_south, 1))
+        assert row.seated["east_west"] == list(state.players_in(pairing.east_west, 1))

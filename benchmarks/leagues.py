@@ -251,9 +251,12 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
         },
     )
     cid = state.competition_id
+    tag = f"bench-{os.getpid()}"
     for number in range(1, args.entrants + 1):
+        # Entrants' players are users (bots play their seats, but registration checks them).
+        pair = [users.objects.create(username=f"{tag}-{number}{side}").pk for side in ("n", "s")]
         competitions.register_entrant(
-            organiser, cid, entrant_id=f"e{number}", players=[f"b{number}n", f"b{number}s"]
+            organiser, cid, entrant_id=f"e{number}", players=[str(pk) for pk in pair]
         )
     watcher = StandingsWatcher(cid, poll=0.01)
     played_seconds = 0.0

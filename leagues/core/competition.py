@@ -117,10 +117,8 @@ class Competition:
         return stage + 1 if finished else stage
 
     def _bracket_state(self, stage: int) -> knockout.BracketState:
-        document = self.next_round_input(stage, 0)
-        seeds = [str(e["id"]) for e in document["entrants"]]
-        bracket = knockout.build_bracket(seeds, document["double"], document["reset"])
-        return knockout.resolve(bracket, document["winners"])
+        # The bracket in seed order, as the rounds were derived (not the entrants' order).
+        return knockout.bracket_state(self.next_round_input(stage, 0), self.settings.lots_seed)
 
     def next_round_input(self, stage: int, round_number: int) -> dict[str, Any]:
         """The engine input document of round ``round_number`` in ``stage``."""
@@ -137,10 +135,17 @@ class Competition:
                 spec.double,
                 spec.reset,
                 seeding,
+                lots_seed=self.settings.lots_seed,
             )
         if spec.kind == "round_robin":
+            first = min((r.number for r in self.rounds if r.stage == stage), default=round_number)
             return round_robin.canonical_input(
-                round_number, entrant_ids, spec.double, self.settings.round_robin_order
+                round_number,
+                entrant_ids,
+                spec.double,
+                self.settings.round_robin_order,
+                first_round=first,
+                lots_seed=self.settings.lots_seed,
             )
         by_id = {e.id: e for e in self.entrants}
         active = [e for e in entrant_ids if by_id[e].active_in(round_number)]

@@ -2,9 +2,9 @@
 
 ``manage.py standings FILE`` and ``manage.py pair FILE`` read one of these without
 the database.  :func:`read_competition` parses the text and checks every field; any
-problem raises :class:`CompetitionFileError` naming the line (for text that is not
-JSON) or the JSON path (``$.results[3].winner``) and the reason, so nothing is
-computed from a file that is wrong.  :func:`competition_document` writes the same
+problem raises :class:`CompetitionFileError` naming the line (and, past JSON syntax,
+the JSON path: ``$.results[3].winner``) and the reason, so nothing is computed from a
+file that is wrong.  :func:`competition_document` writes the same
 format (the platform's export).  The format is in ``docs/formats.md``.
 """
 
@@ -21,6 +21,7 @@ from .commitment import SEED_PATTERN
 from .competition import Competition, PairedRound, Settings
 from .entrants import MAX_ENTRANTS, MAX_ID_LENGTH, MAX_RATING, Entrant, check_entrants
 from .errors import LeagueError
+from .json_lines import line_of
 from .pairings import Pairing, RoundPairing
 from .results import (
     AWARD_KINDS,
@@ -101,6 +102,7 @@ RESULT_KEYS = (
     "bot_substitute",
     "corrects",
     "rated",
+    "match_points",
     "organiser",
     "reason",
 )
@@ -108,16 +110,21 @@ AWARD_KEYS = ("id", "sequence", "round", "entrant", "kind")
 
 
 class CompetitionFileError(ValueError):
-    """A competition file that cannot be used: where (line or JSON path) and why."""
+    """A competition file that cannot be used: where (line or JSON path) and why.
 
-    def __init__(self, where: str, reason: str) -> None:
+    ``line`` is the line of the source text the problem is on (for a JSON path, the
+    line of the value it names: :func:`leagues.core.json_lines.line_of`), when known.
+    """
+
+    def __init__(self, where: str, reason: str, line: int | None = None) -> None:
         super().__init__(f"{where}: {reason}")
         self.where = where
         self.reason = reason
+        self.line = line
 
 
-def _fail(where: str, reason: str) -> NoReturn:
-    raise CompetitionFileError(where, reason)
+def _fail(where: str, reason: str, line: int | None = None) -> NoReturn:
+    raise CompetitionFileError(where, reason, line)
 
 
 def _object(value: object, where: str, known: tuple[str, ...]) -> Mapping[str, Any]:
@@ -182,10 +189,15 @@ def read_competition(text: str | bytes) -> Competition:
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
-        _fail(f"line {error.lineno} column {error.colno}", f"not JSON: {error.msg}.")
+        _fail(f"line {error.lineno} column {error.colno}", f"not JSON: {error.msg}.", error.lineno)
     except UnicodeDecodeError:
         _fail("file", "not UTF-8 text.")
-    return load_competition(document)
+    try:
+        return load_competition(document)
+    except CompetitionFileError as error:
+        source = text if isinstance(text, str) else text.decode(json.detect_encoding(text))
+        error.line = line_of(source, error.where)
+        raise
 
 
 def load_competition(document: object) -> Competition:
@@ -201,10 +213,12 @@ def load_competition(document: object) -> Competition:
     rounds = _rounds(top.get("rounds", []), "$.rounds", known, len(settings.stages))
     results = _results(top.get("results", []), "$.results", known, rounds, settings)
     awards = _awards(top.get("awards", []), "$.awards", known)
+    active = {entrant.id: entrant.active_in for entrant in entrants}
     awards = [
         Award(f"bye:{paired.number}:{entrant}", paired.number, entrant, "bye", 0)
         for paired in rounds
         for entrant in paired.pairing.byes
+        if active[entrant](paired.number)  # a withdrawn entrant's bye is worth nothing
     ] + awards
     standings = top.get("standings")
     if standings is not None and not isinstance(standings, Mapping):
@@ -460,6 +474,15 @@ def _results(
             )
         except LeagueError as error:
             _fail(at, error.message)
+        if raw.get("match_points") is not None:
+            # Written by the export for readers of the file; it must follow from the result.
+            given = _object(raw["match_points"], f"{at}.match_points", SIDES)
+            expected = dict(zip(SIDES, result.match_points(settings.match_points), strict=True))
+            if dict(given) != expected:
+                _fail(
+                    f"{at}.match_points",
+                    f"the result and competition.match_points give {expected}, not {dict(given)}.",
+                )
         results.append(result)
     try:
         effective_results(results)
@@ -542,6 +565,9 @@ def competition_document(
                 "north_south": r.north_south,
                 "east_west": r.east_west,
                 "points": {"north_south": r.north_south_points, "east_west": r.east_west_points},
+                "match_points": dict(
+                    zip(SIDES, r.match_points(settings.match_points), strict=True)
+                ),
                 "winner": r.winner,
                 "forfeited_by": r.forfeited_by,
                 "no_show": r.no_show,

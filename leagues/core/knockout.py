@@ -279,9 +279,15 @@ def canonical_input(
     double: bool = False,
     reset: bool = False,
     seeding: str = "rating",
+    lots_seed: str | None = None,
 ) -> dict[str, Any]:
-    """The input a knockout round is derived from (and committed to)."""
-    return {
+    """The input a knockout round is derived from (and committed to).
+
+    ``lots_seed`` (the competition's) breaks rating ties, so every round rebuilds the
+    same bracket; without it (inputs written before it was added) the round's own seed
+    does, which can reorder tied seeds between rounds.
+    """
+    document: dict[str, Any] = {
         "engine": ENGINE,
         "engine_version": ENGINE_VERSION,
         "round": round_number,
@@ -293,6 +299,23 @@ def canonical_input(
         "reset": reset,
         "seeding": seeding,
     }
+    if lots_seed is not None:
+        document["lots_seed"] = lots_seed
+    return document
+
+
+def bracket_state(document: Mapping[str, Any], seed: str) -> BracketState:
+    """The bracket the canonical input describes, resolved with its winners so far
+    (``seed`` breaks rating ties only for an input without ``lots_seed``)."""
+    raw = list(document["entrants"])
+    ids = [str(entry["id"]) for entry in raw]
+    ratings = {str(entry["id"]): int(entry["rating"]) for entry in raw}
+    draw = str(document.get("lots_seed", seed))
+    seeds = seed_order(ids, ratings, draw, str(document.get("seeding", "rating")))
+    bracket = build_bracket(
+        seeds, bool(document.get("double", False)), bool(document.get("reset", False))
+    )
+    return resolve(bracket, {str(k): str(v) for k, v in dict(document["winners"]).items()})
 
 
 def derive(document: Mapping[str, Any], seed: str) -> RoundPairing:
@@ -301,15 +324,7 @@ def derive(document: Mapping[str, Any], seed: str) -> RoundPairing:
     The higher slot (the better seed in round 1) sits North-South; boards follow the
     bracket order.
     """
-    raw = list(document["entrants"])
-    ids = [str(entry["id"]) for entry in raw]
-    ratings = {str(entry["id"]): int(entry["rating"]) for entry in raw}
-    seeds = seed_order(ids, ratings, seed, str(document.get("seeding", "rating")))
-    bracket = build_bracket(
-        seeds, bool(document.get("double", False)), bool(document.get("reset", False))
-    )
-    state = resolve(bracket, {str(k): str(v) for k, v in dict(document["winners"]).items()})
-    ready = state.ready()
+    ready = bracket_state(document, seed).ready()
     return RoundPairing(
         number=int(document["round"]),
         matches=tuple(

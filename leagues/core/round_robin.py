@@ -1,6 +1,8 @@
 """Round robin by the circle method: single or double, a bye each round for odd counts.
 
-Positions come from the draw of lots (or the order given, ``order="as_listed"``).  With
+Positions come from the draw of lots under the competition's lots seed (or the order
+given, ``order="as_listed"``), drawn once for the whole schedule: every round's input
+carries ``lots_seed``, so each round re-derives the same slots.  With
 ``N`` slots (the entrants, plus a bye slot when their number is odd), slot ``N-1`` is
 fixed and slots ``0 .. m-1`` (``m = N-1``) rotate: in round ``r`` (0-based) slots ``x``
 and ``y`` meet when ``x + y = r (mod m)``, and the one slot with ``2x = r (mod m)``
@@ -106,14 +108,17 @@ def canonical_input(
     double: bool = False,
     order: str = "lots",
     first_round: int = 1,
+    lots_seed: str | None = None,
 ) -> dict[str, Any]:
     """The input a round is derived from (and committed to).
 
     ``first_round`` is the competition round the schedule starts in (a round robin
     after another stage); round ``round_number`` plays the schedule's round
-    ``round_number - first_round + 1``.
+    ``round_number - first_round + 1``.  ``lots_seed`` (the competition's) draws the
+    positions; without it (inputs written before it was added) the round's own seed
+    does, which re-draws the slots every round.
     """
-    return {
+    document: dict[str, Any] = {
         "engine": ENGINE,
         "engine_version": ENGINE_VERSION,
         "round": round_number,
@@ -122,6 +127,9 @@ def canonical_input(
         "double": double,
         "order": order,
     }
+    if lots_seed is not None:
+        document["lots_seed"] = lots_seed
+    return document
 
 
 def derive(document: Mapping[str, Any], seed: str) -> RoundPairing:
@@ -138,8 +146,9 @@ def derive(document: Mapping[str, Any], seed: str) -> RoundPairing:
             f"This round robin has rounds {first_round} to {first_round + total - 1}, "
             f"not {round_number}.",
         )
+    draw = str(document.get("lots_seed", seed))
     ordered: list[str | None] = list(
-        positions(entrant_ids, seed, str(document.get("order", "lots")))
+        positions(entrant_ids, draw, str(document.get("order", "lots")))
     )
     if len(ordered) % 2:
         ordered.append(None)

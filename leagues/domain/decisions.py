@@ -408,6 +408,14 @@ def decide_late_join(
         )
     if state.rounds[-1].stage != 0 or state.stage != 0:
         raise _refuse("late_join_closed", "Late entrants join during the first stage only.")
+    assert state.settings is not None
+    first = state.settings.stages[0].kind
+    if first != "swiss":
+        raise _refuse(
+            "late_join_closed",
+            f"A {first.replace('_', ' ')} draws its schedule once, before round 1: "
+            "late entrants can join a Swiss stage only.",
+        )
     entrant = _new_entrant(state, entrant_id, players, reserve, name, rating, joined)
     return [
         ev.event(ev.ENTRANT_LATE_JOINED, {**_entrant_data(entrant), "joined_round": joined}, actor)
@@ -503,9 +511,52 @@ def decide_pair(state: CompetitionState, *, seed: str, actor: Actor) -> tuple[li
         "pairing": paired.pairing.as_dict(),
     }
     out = [ev.event(ev.ROUND_PAIRED, data, actor)]
-    if not paired.pairing.matches:
+    forfeits = _withdrawal_forfeits(state, paired.number, paired.pairing.matches, actor)
+    out.extend(forfeits)
+    if len(forfeits) == len(paired.pairing.matches):
         out.append(ev.event(ev.ROUND_CLOSED, {"round": paired.number, "seed": seed}, actor))
     return out, paired.number
+
+
+def _withdrawal_forfeits(
+    state: CompetitionState, number: int, matches: Sequence[Any], actor: Actor
+) -> list[NewEvent]:
+    """``MatchForfeited`` for every match of a withdrawn entrant in the round just paired.
+
+    Only a schedule drawn once (a round robin, a knockout bracket) still pairs a
+    withdrawn entrant: its remaining matches are forfeits, recorded with the pairing so
+    that they score (``forfeit_loss`` for it, a win for the opponent) and need no table.
+    """
+    assert state.settings is not None
+    organiser = actor.get("user_id")
+    out = []
+    for pairing in matches:
+        gone = [
+            side
+            for side, entrant in zip(SIDES, (pairing.north_south, pairing.east_west), strict=True)
+            if not state.entrants[entrant].active_in(number)
+        ]
+        if not gone:
+            continue
+        forfeited_by = gone[0] if len(gone) == 1 else "both"
+        winner = None if forfeited_by == "both" else SIDES[1 - SIDES.index(gone[0])]
+        data = _result_data(
+            f"r{number}-b{pairing.board}",
+            number,
+            pairing,
+            None,
+            winner,
+            state.settings.match_format,
+            forfeited_by=forfeited_by,
+        )
+        data.update(
+            {
+                "organiser": None if organiser is None else int(organiser),
+                "reason": "withdrawn",
+            }
+        )
+        out.append(ev.event(ev.MATCH_FORFEITED, data, actor))
+    return out
 
 
 def _paired_round(state: CompetitionState, number: object) -> int:

@@ -273,7 +273,9 @@ def _paired(state: CompetitionState, version: int, data: Mapping[str, Any]) -> N
         )
     )
     for entrant in pairing.byes:
-        state.awards.append(Award(f"bye:{pairing.number}:{entrant}", pairing.number, entrant))
+        # A round robin keeps a withdrawn entrant's slot: its bye there is worth nothing.
+        if state.entrants[entrant].active_in(pairing.number):
+            state.awards.append(Award(f"bye:{pairing.number}:{entrant}", pairing.number, entrant))
 
 
 def _started(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:

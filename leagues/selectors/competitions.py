@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import replace
 from typing import Any
 
 from games.engine.rules import RulesError
+from leagues.core.competition_csv import competition_csv
 from leagues.core.competition_file import competition_document
 from leagues.core.errors import LeagueError
 from leagues.core.results import effective_results
@@ -319,54 +318,9 @@ def export_json(competition_id: object) -> dict[str, Any]:
 
 
 def export_csv(competition_id: object) -> str:
-    """One line per match result and bye, then the standings (flags as 0/1 columns)."""
-    state = state_of(competition_id)
-    competition = state.competition()
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
-        [
-            "section",
-            "round",
-            "board",
-            "north_south",
-            "east_west",
-            "ns_points",
-            "ew_points",
-            "winner",
-            "forfeited_by",
-            "bot_substitute",
-            "corrects",
-            "result_id",
-        ]
-    )
-    for r in state.results:
-        writer.writerow(
-            [
-                "result",
-                r.round,
-                r.board,
-                r.north_south,
-                r.east_west,
-                r.north_south_points,
-                r.east_west_points,
-                r.winner or "",
-                r.forfeited_by or "",
-                int(r.bot_substitute),
-                r.corrects or "",
-                r.id,
-            ]
-        )
-    for paired in state.rounds:
-        for entrant in paired.pairing.byes:
-            writer.writerow(["bye", paired.number, "", entrant, "", "", "", "", "", "", "", ""])
-    writer.writerow([])
-    writer.writerow(["rank", "entrant", "match_points", "game_points", "point_differential"])
-    for row in competition.standings().rows:
-        writer.writerow(
-            [row.rank, row.entrant, row.match_points, row.game_points, row.point_differential]
-        )
-    return out.getvalue()
+    """The whole competition as one CSV, a ``record`` column per row (docs/formats.md)."""
+    competition = state_of(competition_id).competition()
+    return competition_csv(competition, competition.standings())
 
 
 def ratings(players: list[str] | None = None, limit: int = 100) -> list[dict[str, Any]]:

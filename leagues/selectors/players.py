@@ -2,12 +2,16 @@
 
 Competitions store user ids (text) so that a renamed account stays the same player; the
 API answers with usernames beside them and accepts usernames where an organiser types
-them. The one place leagues reads the accounts' user table.
+them. The one place leagues reads the accounts' user table. Every player an entrant names
+is checked to be a user before anything is written (:func:`users_of`): the tables of a
+round seat those users, so an id that is no user is refused at the request that names
+it, not later when a round's tables are half created.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from django.contrib.auth import get_user_model
 
@@ -40,3 +44,38 @@ def ids_of(usernames: object, *, field: str = "usernames", count: int = 2) -> li
         if name not in found:
             raise LeagueError("unknown_player", f"There is no player called {name!r}.")
     return [str(found[name]) for name in names]
+
+MAX_USER_ID = 2**63 - 1
+
+
+def _pk(player: object) -> int | None:
+    if not isinstance(player, str) or not player.isascii() or not player.isdecimal():
+        return None
+    number = int(player)
+    return number if 0 < number <= MAX_USER_ID else None
+
+
+def users_of(players: Iterable[object]) -> dict[str, Any]:
+    """Player id -> user, every one of them; ``unknown_player`` names the first that is
+    not a user (values that are not texts are left for the decision's own message)."""
+    wanted = [p for p in players if isinstance(p, str)]
+    keys = {p: _pk(p) for p in wanted}
+    found = get_user_model().objects.in_bulk([k for k in keys.values() if k is not None])
+    users: dict[str, Any] = {}
+    for player, key in keys.items():
+        user = found.get(key) if key is not None else None
+        if user is None:
+            raise LeagueError(
+                "unknown_player", f"Player {player!r} is not a user of this platform."
+            )
+        users[player] = user
+    return users
+
+
+def check_entrant_players(entrant: dict[str, Any]) -> None:
+    """The players and reserve of an entrant request are users (see :func:`users_of`)."""
+    players = entrant.get("players")
+    named = list(players) if isinstance(players, list | tuple) else []
+    if entrant.get("reserve") is not None:
+        named.append(entrant["reserve"])
+    users_of(named)

@@ -24,9 +24,10 @@ from leagues.domain import decisions
 from leagues.domain import events as ev
 from leagues.domain.state import CompetitionState
 from leagues.models import PairingSecret
-from leagues.selectors.players import ids_of
+from leagues.selectors.players import check_entrant_players, ids_of, users_of
 from scoring.core.scoresheet import ScoresheetError, score_scoresheet
 from scoring.services.presets import resolve
+
 
 from .seeding import projected_rating, with_seeding
 from .streams import actor_of, execute, load, parse_id, user_id_of
@@ -149,13 +150,15 @@ def register_entrant(user: Any, competition_id: object, **entrant: Any) -> Compe
     without a ``rating`` it is seeded from the ratings projection (the partnership's team
     ordinal)."""
     entrant = _entrant_request(entrant)
-    return _as_organiser(
-        user,
-        competition_id,
-        lambda state, _organiser_id: decisions.decide_register(
+
+    def decide(state: CompetitionState, _organiser_id: int) -> list[Any]:
+        events = decisions.decide_register(
             state, now=timezone.now(), actor=actor_of(user), **entrant
-        ),
-    )
+        )
+        check_entrant_players(entrant)  # last: the competition's own refusals come first
+        return events
+
+    return _as_organiser(user, competition_id, decide)
 
 
 def propose_partnership(
@@ -165,7 +168,7 @@ def propose_partnership(
     proposal_id = uuid.uuid4().hex[:16]
 
     def decide(state: CompetitionState) -> list[Any]:
-        return decisions.decide_propose(
+        events = decisions.decide_propose(
             state,
             proposal_id=proposal_id,
             player=player,
@@ -174,6 +177,8 @@ def propose_partnership(
             now=timezone.now(),
             actor=actor_of(user),
         )
+        users_of([str(partner) if isinstance(partner, int) else partner])
+        return events
 
     return execute(competition_id, decide)[0], proposal_id
 
@@ -210,29 +215,30 @@ def withdraw_entrant(
 
 def late_join(user: Any, competition_id: object, **entrant: Any) -> CompetitionState:
     entrant = _entrant_request(entrant)
-    return _as_organiser(
-        user,
-        competition_id,
-        lambda state, _organiser_id: decisions.decide_late_join(
-            state, actor=actor_of(user), **entrant
-        ),
-    )
+
+    def decide(state: CompetitionState, _organiser_id: int) -> list[Any]:
+        events = decisions.decide_late_join(state, actor=actor_of(user), **entrant)
+        check_entrant_players(entrant)
+        return events
+
+    return _as_organiser(user, competition_id, decide)
 
 
 def substitute(
     user: Any, competition_id: object, entrant_id: object, *, player_out: object, player_in: object
 ) -> CompetitionState:
-    return _as_organiser(
-        user,
-        competition_id,
-        lambda state, _organiser_id: decisions.decide_substitute(
+    def decide(state: CompetitionState, _organiser_id: int) -> list[Any]:
+        events = decisions.decide_substitute(
             state,
             entrant_id=entrant_id,
             player_out=player_out,
             player_in=player_in,
             actor=actor_of(user),
-        ),
-    )
+        )
+        users_of([player_in])
+        return events
+
+    return _as_organiser(user, competition_id, decide)
 
 
 def check_in(user: Any, competition_id: object, entrant_id: object) -> CompetitionState:
@@ -289,9 +295,13 @@ def pair_next_round(
         )
 
     number = current.last_round + 1
-    state, _, duplicate = execute(
-        competition_id, decide, command_id=f"pair:{number}", after=keep_seed
-    )
+
+    def after(state: CompetitionState, stored: list[Any]) -> None:
+        keep_seed(state, stored)
+        # A round of byes and withdrawal forfeits closes as it is paired; it may be the last.
+        _finish_if_complete(state, actor_of(user))
+
+    state, _, duplicate = execute(competition_id, decide, command_id=f"pair:{number}", after=after)
     return state, paired.get("round", number), duplicate
 
 

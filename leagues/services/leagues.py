@@ -92,30 +92,34 @@ def add_season(user: Any, league_id: object, body: Mapping[str, Any]) -> dict[st
     promotion = body.get("promote")
     if promotion is not None:
         moves = _promotion(view, promotion, len(divisions))
-    created: dict[str, str] = {}
-    for division in divisions:
-        state = competitions.create_competition(
-            user,
-            {
-                **spec,
-                "kind": "season",
-                "league_id": lid,
-                "season": season,
-                "division": division,
-                "organisers": view["organisers"],
-            },
-        )
-        created[division] = state.competition_id
-    if moves is not None:
-        for division, entrants in zip(divisions, moves, strict=True):
-            for entrant in entrants:
-                competitions.register_entrant(user, created[division], **entrant)
-    data = {"season": season, "divisions": created}
-    new = [ev.event(ev.SEASON_ADDED, data, actor_of(user))]
-    if moves is not None:
-        assigned = {d: [e["entrant_id"] for e in m] for d, m in zip(divisions, moves, strict=True)}
-        new.append(ev.event(ev.DIVISIONS_ASSIGNED, {"season": season, "divisions": assigned}))
+    # One transaction: a refused registration (or another season added first) leaves
+    # no competition of this season behind.
     with transaction.atomic():
+        created: dict[str, str] = {}
+        for division in divisions:
+            state = competitions.create_competition(
+                user,
+                {
+                    **spec,
+                    "kind": "season",
+                    "league_id": lid,
+                    "season": season,
+                    "division": division,
+                    "organisers": view["organisers"],
+                },
+            )
+            created[division] = state.competition_id
+        if moves is not None:
+            for division, entrants in zip(divisions, moves, strict=True):
+                for entrant in entrants:
+                    competitions.register_entrant(user, created[division], **entrant)
+        data = {"season": season, "divisions": created}
+        new = [ev.event(ev.SEASON_ADDED, data, actor_of(user))]
+        if moves is not None:
+            assigned = {
+                d: [e["entrant_id"] for e in m] for d, m in zip(divisions, moves, strict=True)
+            }
+            new.append(ev.event(ev.DIVISIONS_ASSIGNED, {"season": season, "divisions": assigned}))
         append(ev.league_stream_id(lid), version, new)
         League.objects.filter(id=lid).update(version=version + len(new))
     return _fold(lid)[0]

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
-
 from games.services import table_commands
 from games.services.actors import SystemActor
 from games.services.errors import CommandRejected
@@ -27,20 +25,11 @@ from leagues.domain import decisions
 from leagues.domain.state import CompetitionState
 from leagues.models import CompetitionTable
 
+from leagues.selectors.players import users_of
 from .streams import actor_of, execute, load, parse_id, user_id_of
 
 SEATS = ("north", "east", "south", "west")
 DIRECTOR = SystemActor("competition")
-
-
-def _user(player: str) -> Any:
-    users = get_user_model()
-    try:
-        return users.objects.get(pk=int(player))
-    except (ValueError, users.DoesNotExist):
-        raise LeagueError(
-            "unknown_player", f"Player {player!r} is not a user of this platform."
-        ) from None
 
 
 def _table_rules(state: CompetitionState) -> tuple[dict[str, Any], int | None]:
@@ -67,8 +56,23 @@ def start_round(user: Any, competition_id: object, round_number: object) -> Comp
     grace = int(state.config.get("grace_minutes", 10)) * 60
     timer = None if bot_level else max(5, min(grace, 86_400)) if grace else None
     fixed = state.config["match_format"]["fixed_hands"]
+    # A withdrawn entrant's match was recorded as a forfeit when paired: it needs no table.
+    reported = state.reported_boards(round_number)
+    to_play = [p for p in paired.pairing.matches if p.board not in reported]
+    # Every seat's user is checked before the first table is created: a refusal leaves
+    # no half-created round behind.
+    users = (
+        {}
+        if bot_level
+        else users_of(
+            player
+            for pairing in to_play
+            for side in (pairing.north_south, pairing.east_west)
+            for player in state.players_in(side, round_number)
+        )
+    )
     tables: list[tuple[int, str, dict[str, Any]]] = []
-    for pairing in paired.pairing.matches:
+    for pairing in to_play:
         ns = state.players_in(pairing.north_south, round_number)
         ew = state.players_in(pairing.east_west, round_number)
         by_seat = {"north": ns[0], "south": ns[1], "east": ew[0], "west": ew[1]}
@@ -90,7 +94,7 @@ def start_round(user: Any, competition_id: object, round_number: object) -> Comp
             if not bot_level:
                 for seat, player in by_seat.items():
                     table_commands.execute(
-                        TakeSeat(table_id, seat), _user(player), command_id=f"{command}:{seat}"
+                        TakeSeat(table_id, seat), users[player], command_id=f"{command}:{seat}"
                     )
         except CommandRejected as error:
             raise LeagueError(error.code, f"Board {pairing.board}: {error.message}") from None

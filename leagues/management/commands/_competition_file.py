@@ -1,4 +1,4 @@
-"""Reading a competition file for a command: the one refusal format (line/path: reason)."""
+"""Reading a competition file for a command: the one refusal format, ``FILE:LINE: reason``."""
 
 from __future__ import annotations
 
@@ -21,4 +21,8 @@ def read_file(path: str) -> Competition:
     try:
         return read_competition(text)
     except CompetitionFileError as error:
-        raise CommandError(f"{path}: {error.where}: {error.reason}") from None
+        if error.line is None:
+            raise CommandError(f"{path}: {error.where}: {error.reason}") from None
+        # FILE:LINE: reason, the form editors and CI annotations jump to.
+        where = error.where if error.where.startswith("$") else error.where.split(" ", 2)[-1]
+        raise CommandError(f"{path}:{error.line}: {where}: {error.reason}") from None

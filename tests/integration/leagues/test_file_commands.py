@@ -1,6 +1,6 @@
 """``manage.py standings FILE`` and ``manage.py pair FILE`` run without a database: in a
 subprocess whose DATABASE_URL points at a closed port, a good file gives standings and
-pairings, a bad one is refused with its line or JSON path and the reason, exit 1."""
+pairings, a bad one is refused as ``FILE:LINE: reason`` (with the JSON path), exit 1."""
 
 from __future__ import annotations
 
@@ -87,15 +87,28 @@ def refused(path: Path, command: str, *extra: str) -> str:
 def test_a_bad_file_is_refused_with_the_line_and_the_reason(tmp_path: Path, command: str) -> None:
     not_json = tmp_path / "broken.json"
     not_json.write_text('{\n  "format": "spades-competition",\n  "version": 1,,\n}')
-    assert refused(not_json, command).startswith(f"CommandError: {not_json}: line 3 column")
+    assert refused(not_json, command).startswith(
+        f"CommandError: {not_json}:3: column 16: not JSON: "
+    )
 
     document: dict[str, Any] = copy.deepcopy(GOOD)
     document["results"][0]["east_west"] = "Z"
     unknown = tmp_path / "unknown.json"
-    unknown.write_text(json.dumps(document))
+    text = json.dumps(document, indent=2)
+    unknown.write_text(text)
+    line = 1 + text.splitlines().index('      "east_west": "Z",')
     assert refused(unknown, command) == (
-        f"CommandError: {unknown}: $.results[0].east_west: "
+        f"CommandError: {unknown}:{line}: $.results[0].east_west: "
         "'Z' is not an entrant of this competition."
+    )
+    # A missing field: the line of the object it is missing from.
+    del document["rounds"][0]["matches"][0]["board"]
+    missing_field = tmp_path / "missing_field.json"
+    text = json.dumps(document, indent=2)
+    missing_field.write_text(text)
+    line = 1 + text.splitlines().index('  "rounds": [') + 4
+    assert refused(missing_field, command).startswith(
+        f"CommandError: {missing_field}:{line}: $.rounds[0].matches[0].board: "
     )
     missing = tmp_path / "missing.json"
     assert refused(missing, command).startswith(f"CommandError: {missing}: cannot read")

@@ -187,7 +187,7 @@ def test_the_final_standings_promote_and_relegate_into_the_next_season(
     assert lower == (set(orders["second"][1:]) | {orders["top"][-1]})
 
 
-def test_the_csv_export_lists_results_flags_byes_and_standings(organiser: Any, swiss: Any) -> None:
+def test_the_csv_export_lists_every_record(organiser: Any, swiss: Any) -> None:
     cid = swiss(5, rounds=2)
     competitions.pair_next_round(organiser, cid)
     play_round(organiser, cid, 1)
@@ -203,16 +203,18 @@ def test_the_csv_export_lists_results_flags_byes_and_standings(organiser: Any, s
     response = APIClient().get(f"/api/competitions/{cid}/export?as=csv")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
-    header = rows[0]
-    results = [dict(zip(header, row, strict=True)) for row in rows if row[:1] == ["result"]]
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    results = [row for row in rows if row["record"] == "result"]
     assert len(results) == 3  # two boards and the correction
     correction = next(r for r in results if r["corrects"])
     assert correction["corrects"] == first.id and correction["winner"] == "east_west"
-    assert [row[0] for row in rows if row[:1] == ["bye"]] == ["bye"]
-    blank = rows.index([])
-    assert rows[blank + 1][:2] == ["rank", "entrant"]
-    assert len(rows) - blank - 2 == 5
+    assert (correction["ns_match_points"], correction["ew_match_points"]) == ("0", "2")
+    assert [row["round"] for row in rows if row["record"] == "bye"] == ["1"]
+    assert len([row for row in rows if row["record"] == "entrant"]) == 5
+    assert len([row for row in rows if row["record"] == "pairing"]) == 2
+    standings = [row for row in rows if row["record"] == "standing"]
+    assert [row["rank"] for row in standings] == ["1", "2", "3", "4", "5"]
+    assert all(row["tb_buchholz"] != "" for row in standings)
 
 
 SHEET = {

@@ -8,8 +8,8 @@ import pytest
 
 from eventstore.subscriptions import catch_up, rebuild
 from leagues.core.errors import LeagueError
-from leagues.models import OfficialStandings
-from leagues.projections import official_standings, player_ratings
+from leagues.models import OfficialStandings, PlayerRating, RatedResult
+from leagues.projections import match_results, official_standings, player_ratings
 from leagues.services import competitions
 from leagues.services.streams import load
 
@@ -79,7 +79,7 @@ def test_pairing_again_is_idempotent_and_the_next_waits_for_the_round(
         ),
         (
             lambda o, c: competitions.register_entrant(
-                o, c, entrant_id="e9", players=[load(c).entrants["e1"].players[0], "77"]
+                o, c, entrant_id="e9", players=[load(c).entrants["e1"].players[0], str(o.pk)]
             ),
             "player_in_two_entrants",
         ),
@@ -94,15 +94,42 @@ def test_refusals_write_nothing(organiser: Any, swiss: Any, call: Any, code: str
     assert event_count() == before
 
 
+PROJECTIONS = (match_results, official_standings, player_ratings)
+
+
+def follow() -> None:
+    """The projections as a running platform keeps them: caught up after each use case."""
+    for projection in PROJECTIONS:
+        catch_up(projection)
+
+
+def projected() -> tuple[list[Any], list[Any], list[Any]]:
+    return (
+        list(
+            OfficialStandings.objects.order_by("competition_id").values(
+                "competition_id", "version", "document"
+            )
+        ),
+        list(PlayerRating.objects.order_by("player").values()),
+        list(RatedResult.objects.order_by("result_key").values()),
+    )
+
+
 def test_withdrawal_late_join_and_correction(organiser: Any, swiss: Any, players: Any) -> None:
+    follow()
     cid = swiss(4, rounds=3)
+    follow()
     competitions.pair_next_round(organiser, cid)
+    follow()
     play_round(organiser, cid, 1)
+    follow()
     competitions.withdraw_entrant(organiser, cid, "e4", reason="travel")
+    follow()
     late = players(2)
     competitions.late_join(
         organiser, cid, entrant_id="late", players=[str(late[0].pk), str(late[1].pk)]
     )
+    follow()
     first = load(cid).results[0]
     competitions.correct_result(
         organiser,
@@ -112,15 +139,21 @@ def test_withdrawal_late_join_and_correction(organiser: Any, swiss: Any, players
         winner="east_west",
         reason="scores were swapped on the sheet",
     )
+    follow()
     _, number, _ = competitions.pair_next_round(organiser, cid)
+    follow()
     state = load(cid)
     paired = state.paired_round(number)
     assert paired is not None
     assert "e4" not in paired.pairing.entrants()
     assert "late" in paired.pairing.entrants()
     assert state.entrants["late"].joined_round == 2
-    catch_up(official_standings)
-    incremental = OfficialStandings.objects.get(competition_id=cid).document
-    rebuild(official_standings)
-    assert OfficialStandings.objects.get(competition_id=cid).document == incremental
-    catch_up(player_ratings)
+    play_round(organiser, cid, number)
+    follow()
+    incremental = projected()
+    standings = OfficialStandings.objects.get(competition_id=cid).document
+    assert standings["version"] == load(cid).version
+    assert incremental[1] and incremental[2]  # the ratings saw the rated results
+    for projection in PROJECTIONS:
+        rebuild(projection)
+    assert projected() == incremental

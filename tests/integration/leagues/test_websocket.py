@@ -34,7 +34,7 @@ def new_swiss(organiser: Any) -> str:
             organiser,
             state.competition_id,
             entrant_id=f"e{number}",
-            players=[f"ws{uuid.uuid4().hex[:8]}", f"ws{uuid.uuid4().hex[:8]}"],
+            players=[str(new_user("ws-player").pk), str(new_user("ws-player").pk)],
         )
     return state.competition_id
 

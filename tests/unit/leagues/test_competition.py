@@ -5,8 +5,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from collections import Counter
+from itertools import combinations
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from leagues.core.commitment import verify_round
 from leagues.core.competition import Competition, PairedRound, Settings, pair_next_round
@@ -134,3 +139,60 @@ def test_a_correction_after_a_round_was_paired_is_reported_not_re_paired() -> No
     )
     assert "fix" in [r.id for r in corrected.results]
     assert pair_next_round(corrected, "three").results_version == fixed.sequence
+
+
+def play_to_the_end(competition: Competition, rng: random.Random) -> Competition:
+    """Pair every round with a fresh seed (as the platform does) and play it."""
+    for number in range(1, 200):
+        try:
+            paired = pair_next_round(competition, f"round-{number}-{rng.randrange(10**9)}")
+        except LeagueError as error:
+            assert error.code == "competition_finished"
+            return competition
+        check = verify_round(
+            paired.input, str(paired.seed), paired.commitment, paired.pairing.as_dict()
+        )
+        assert check.ok, check.problem
+        competition = play_round(competition, paired, rng)
+    raise AssertionError("the competition never finished")
+
+
+@hypothesis_settings(max_examples=40, deadline=None)
+@given(count=st.integers(2, 11), double=st.booleans(), seed=st.integers(0, 10**6))
+def test_a_round_robin_paired_round_by_round_meets_every_pair_exactly_once(
+    count: int, double: bool, seed: int
+) -> None:
+    # Each round has its own secret seed; the positions must still be drawn once.
+    entrants = tuple(Entrant(f"e{n}", (f"p{n}a", f"p{n}b")) for n in range(count))
+    competition = Competition(
+        Settings("rr", stages=(Stage("round_robin", double=double),), lots_seed=f"lots{seed}"),
+        entrants,
+    )
+    played = play_to_the_end(competition, random.Random(seed))
+    meetings: Counter[frozenset[str]] = Counter()
+    byes: Counter[str] = Counter()
+    for paired in played.rounds:
+        meetings.update(frozenset((m.north_south, m.east_west)) for m in paired.pairing.matches)
+        byes.update(paired.pairing.byes)
+    ids = [e.id for e in entrants]
+    assert set(meetings) == {frozenset(pair) for pair in combinations(ids, 2)}
+    assert set(meetings.values()) == {2 if double else 1}
+    assert byes == (Counter({e: 2 if double else 1 for e in ids}) if count % 2 else Counter())
+
+
+@hypothesis_settings(max_examples=40, deadline=None)
+@given(
+    count=st.integers(2, 17),
+    kind=st.sampled_from(["single", "double", "reset"]),
+    seed=st.integers(0, 10**6),
+)
+def test_a_knockout_of_equal_ratings_plays_through_to_a_champion(
+    count: int, kind: str, seed: int
+) -> None:
+    # Every new partnership is seeded the same rating: ties are the normal case.
+    entrants = tuple(Entrant(f"e{n}", (f"p{n}a", f"p{n}b"), rating=1000) for n in range(count))
+    stage = Stage("knockout", double=kind != "single", reset=kind == "reset")
+    competition = Competition(Settings("ko", stages=(stage,), lots_seed=f"lots{seed}"), entrants)
+    played = play_to_the_end(competition, random.Random(seed))
+    assert played.next_stage() == 1
+    assert played._bracket_state(0).champion in {e.id for e in entrants}

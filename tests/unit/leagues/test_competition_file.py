@@ -8,7 +8,11 @@ from typing import Any
 
 import pytest
 
-from leagues.core.competition_file import CompetitionFileError, read_competition
+from leagues.core.competition_file import (
+    CompetitionFileError,
+    competition_document,
+    read_competition,
+)
 
 GOOD: dict[str, Any] = {
     "format": "spades-competition",
@@ -140,3 +144,25 @@ def test_a_correction_in_the_file_replaces_the_result() -> None:
     )
     table = read_competition(json.dumps(document)).standings()
     assert {row.entrant: row.match_points for row in table.rows} == {"A": 0, "B": 2, "C": 2}
+
+
+def test_a_refusal_names_the_line_of_the_value() -> None:
+    document = copy.deepcopy(GOOD)
+    document["results"][0]["east_west"] = "Z"
+    text = json.dumps(document, indent=2)
+    with pytest.raises(CompetitionFileError) as refused:
+        read_competition(text.encode())
+    assert refused.value.where == "$.results[0].east_west"
+    assert text.splitlines()[refused.value.line - 1].strip() == '"east_west": "Z",'  # type: ignore[operator]
+
+
+def test_the_export_carries_each_results_match_points_and_checks_them_on_reading() -> None:
+    competition = read_competition(json.dumps(GOOD))
+    exported = competition_document(competition, competition.standings())
+    [result] = exported["results"]
+    assert result["match_points"] == {"north_south": 2, "east_west": 0}
+    assert read_competition(json.dumps(exported)).standings() == competition.standings()
+    result["match_points"] = {"north_south": 2, "east_west": 2}
+    with pytest.raises(CompetitionFileError) as refused:
+        read_competition(json.dumps(exported))
+    assert refused.value.where == "$.results[0].match_points"

@@ -1,0 +1,162 @@
+"""The competition as one CSV file, for spreadsheets: every record the JSON export holds.
+
+One header row, then one row per record; the ``record`` column says which kind a row
+is and the columns a kind does not use are empty.  In order: ``competition`` (its id,
+name and the match-point table), ``entrant``, ``pairing`` (every match of every round,
+with the id of its effective result, empty while it has none), ``bye``, ``award``
+(late-join rounds), ``result`` (every result in history order: game points, match
+points, flags, corrections) and ``standing`` (rank order, with one ``tb_<name>``
+column per declared tie-break).  Flags are ``0``/``1``; the format is in
+``docs/formats.md``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+
+from .competition import Competition
+from .results import effective_results
+from .standings import Standings
+
+COLUMNS = (
+    "record",
+    "round",
+    "board",
+    "match",
+    "entrant",
+    "name",
+    "player_1",
+    "player_2",
+    "reserve",
+    "rating",
+    "joined_round",
+    "withdrawn_after_round",
+    "north_south",
+    "east_west",
+    "ns_game_points",
+    "ew_game_points",
+    "ns_match_points",
+    "ew_match_points",
+    "winner",
+    "forfeited_by",
+    "no_show",
+    "bot_substitute",
+    "rated",
+    "corrects",
+    "result_id",
+    "sequence",
+    "rank",
+    "match_points",
+    "game_points",
+    "game_points_against",
+    "point_differential",
+    "played",
+    "wins",
+    "draws",
+    "losses",
+    "byes",
+    "withdrawn",
+)
+
+Value = str | int | None
+
+
+def _flag(value: bool) -> int:
+    return int(value)
+
+
+def rows(competition: Competition, standings: Standings) -> Iterable[dict[str, Value]]:
+    """The records as column -> value (columns a record does not use are left out)."""
+    settings = competition.settings
+    points = settings.match_points
+    yield {
+        "record": "competition",
+        "entrant": settings.id,
+        "name": settings.name,
+        "match_points": (
+            f"win={points.win};draw={points.draw};loss={points.loss};bye={points.bye};"
+            f"late_join={points.late_join};forfeit_loss={points.forfeit_loss}"
+        ),
+    }
+    for e in competition.entrants:
+        yield {
+            "record": "entrant",
+            "entrant": e.id,
+            "name": e.name,
+            "player_1": e.players[0],
+            "player_2": e.players[1],
+            "reserve": e.reserve,
+            "rating": e.rating,
+            "joined_round": e.joined_round,
+            "withdrawn_after_round": e.withdrawn_after_round,
+        }
+    current = {(r.round, r.board): r.id for r in effective_results(competition.results)}
+    for paired in competition.rounds:
+        for p in paired.pairing.matches:
+            yield {
+                "record": "pairing",
+                "round": paired.number,
+                "board": p.board,
+                "match": p.match,
+                "north_south": p.north_south,
+                "east_west": p.east_west,
+                "result_id": current.get((paired.number, p.board), ""),
+            }
+    for award in competition.awards:
+        yield {
+            "record": "bye" if award.kind == "bye" else "award",
+            "round": award.round,
+            "entrant": award.entrant,
+            "match_points": points.award(award.kind),
+        }
+    for r in competition.results:
+        ns_mp, ew_mp = r.match_points(points)
+        yield {
+            "record": "result",
+            "round": r.round,
+            "board": r.board,
+            "north_south": r.north_south,
+            "east_west": r.east_west,
+            "ns_game_points": r.north_south_points,
+            "ew_game_points": r.east_west_points,
+            "ns_match_points": ns_mp,
+            "ew_match_points": ew_mp,
+            "winner": r.winner,
+            "forfeited_by": r.forfeited_by,
+            "no_show": _flag(r.no_show),
+            "bot_substitute": _flag(r.bot_substitute),
+            "rated": _flag(r.rated),
+            "corrects": r.corrects,
+            "result_id": r.id,
+            "sequence": r.sequence,
+        }
+    for row in standings.rows:
+        yield {
+            "record": "standing",
+            "rank": row.rank,
+            "entrant": row.entrant,
+            "match_points": row.match_points,
+            "game_points": row.game_points,
+            "game_points_against": row.game_points_against,
+            "point_differential": row.point_differential,
+            "played": row.played,
+            "wins": row.wins,
+            "draws": row.draws,
+            "losses": row.losses,
+            "byes": row.byes,
+            "withdrawn": _flag(row.withdrawn),
+            **{f"tb_{name}": value for name, value in row.tiebreaks.items()},
+        }
+
+
+def competition_csv(competition: Competition, standings: Standings) -> str:
+    """The CSV text (header first; ``tb_*`` columns follow the standings' tie-breaks)."""
+    header = [*COLUMNS, *(f"tb_{name}" for name in standings.tiebreaks if name != "lots")]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    for record in rows(competition, standings):
+        writer.writerow(["" if record.get(c) is None else record[c] for c in header])
+    return out.getvalue()

@@ -45,6 +45,7 @@ def ids_of(usernames: object, *, field: str = "usernames", count: int = 2) -> li
             raise LeagueError("unknown_player", f"There is no player called {name!r}.")
     return [str(found[name]) for name in names]
 
+
 MAX_USER_ID = 2**63 - 1
 
 

@@ -28,7 +28,6 @@ from leagues.selectors.players import check_entrant_players, ids_of, users_of
 from scoring.core.scoresheet import ScoresheetError, score_scoresheet
 from scoring.services.presets import resolve
 
-
 from .seeding import projected_rating, with_seeding
 from .streams import actor_of, execute, load, parse_id, user_id_of
 

@@ -24,8 +24,8 @@ from leagues.core.errors import LeagueError
 from leagues.domain import decisions
 from leagues.domain.state import CompetitionState
 from leagues.models import CompetitionTable
-
 from leagues.selectors.players import users_of
+
 from .streams import actor_of, execute, load, parse_id, user_id_of
 
 SEATS = ("north", "east", "south", "west")

@@ -17,6 +17,7 @@ from leagues.core.errors import LeagueError
 from leagues.selectors import competitions as reads
 from leagues.services import competitions as cmds
 from leagues.services import leagues as league_cmds
+from leagues.services.presence import arrive
 from leagues.services.tables import start_round
 
 from .errors import LeagueErrorsMixin
@@ -141,6 +142,16 @@ class StartRoundView(LeaguesView):
     def post(self, request: Request, competition_id: str, number: int) -> Response:
         start_round(request.user, competition_id, number)
         return Response({"round": reads.pairings(competition_id)[number - 1]})
+
+
+@extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+class ArriveView(LeaguesView):
+    """The signed-in player is at their table (present); the fourth starts the game."""
+
+    def post(self, request: Request, competition_id: str, number: int) -> Response:
+        _pick(_body(request))
+        state = arrive(request.user, competition_id, number)
+        return Response({"round": number, "arrived": reads.arrivals(state, number)})
 
 
 @extend_schema(tags=["leagues"], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)

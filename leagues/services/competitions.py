@@ -264,7 +264,7 @@ def seed_of(competition_id: str, round_number: int) -> str | None:
     )
 
 
-def _finish_if_complete(state: CompetitionState, actor: dict[str, Any]) -> None:
+def finish_if_complete(state: CompetitionState, actor: dict[str, Any]) -> None:
     """Append ``CompetitionFinished`` in the caller's transaction once every stage is done."""
     if state.finished or not state.rounds or state.last_round not in state.closed:
         return
@@ -315,7 +315,7 @@ def record_result(
             organiser=user_id_of(user),
         )
 
-    return execute(cid, decide, after=lambda s, _e: _finish_if_complete(s, actor_of(user)))[0]
+    return execute(cid, decide, after=lambda s, _e: finish_if_complete(s, actor_of(user)))[0]
 
 
 def score_match_sheet(
@@ -406,7 +406,7 @@ def record_table_result(
         competition_id,
         decide,
         command_id=f"table-result:{table_id}",
-        after=lambda s, _e: _finish_if_complete(s, actor),
+        after=lambda s, _e: finish_if_complete(s, actor),
     )[0]
 
 
@@ -438,7 +438,7 @@ def record_forfeit(
             actor=actor_of(user),
         )
 
-    return execute(cid, decide, after=lambda s, _e: _finish_if_complete(s, actor_of(user)))[0]
+    return execute(cid, decide, after=lambda s, _e: finish_if_complete(s, actor_of(user)))[0]
 
 
 def correct_result(

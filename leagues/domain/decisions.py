@@ -583,15 +583,14 @@ def decide_arrive(
     return [ev.event(ev.PLAYER_ARRIVED, data, actor)]
 
 
-def _no_show_data(
-    number: int, board: int, seats: Mapping[str, str], bot: bool
-) -> dict[str, Any]:
+def _no_show_data(number: int, board: int, seats: Mapping[str, str], bot: bool) -> dict[str, Any]:
+    ordered = sorted(seats, key=("north", "east", "south", "west").index)
     return {
         "round": number,
         "board": board,
         "side": schedule.side_of(seats),
-        "seats": sorted(seats, key=("north", "east", "south", "west").index),
-        "players": [seats[seat] for seat in sorted(seats, key=("north", "east", "south", "west").index)],
+        "seats": ordered,
+        "players": [seats[seat] for seat in ordered],
         "bot": bot,
         "level": NO_SHOW_BOT_LEVEL if bot else None,
     }
@@ -615,9 +614,7 @@ def decide_no_show(
     if deadline is None or now < deadline:
         raise _refuse("grace_not_over", f"Round {round_number}'s grace time is not over.")
     if board not in schedule.waiting_boards(state, round_number):
-        raise _refuse(
-            "nobody_absent", f"Round {round_number} board {board} waits for nobody."
-        )
+        raise _refuse("nobody_absent", f"Round {round_number} board {board} waits for nobody.")
     seats = schedule.absent(state, round_number, board)
     if state.config.get("bots_for_no_shows"):
         data = _no_show_data(round_number, board, seats, bot=True)

@@ -17,7 +17,12 @@ from datetime import datetime, timedelta
 
 from .state import CompetitionState
 
-SEAT_SIDES = {"north": "north_south", "south": "north_south", "east": "east_west", "west": "east_west"}
+SEAT_SIDES = {
+    "north": "north_south",
+    "south": "north_south",
+    "east": "east_west",
+    "west": "east_west",
+}
 
 
 def round_start(state: CompetitionState, number: int) -> datetime | None:
@@ -45,9 +50,7 @@ def grace_deadline(state: CompetitionState, number: int) -> datetime | None:
         moment
         for moment in (
             round_start(state, number),
-            datetime.fromisoformat(state.opened_at[number])
-            if number in state.opened_at
-            else None,
+            datetime.fromisoformat(state.opened_at[number]) if number in state.opened_at else None,
         )
         if moment is not None
     ]
@@ -59,7 +62,9 @@ def grace_deadline(state: CompetitionState, number: int) -> datetime | None:
 def absent(state: CompetitionState, number: int, board: int) -> dict[str, str]:
     """Seat -> player of a match's players who have not arrived at its table."""
     here = state.arrived.get(number, {}).get(board, set())
-    return {seat: player for seat, player in state.seating(number, board).items() if player not in here}
+    return {
+        seat: player for seat, player in state.seating(number, board).items() if player not in here
+    }
 
 
 def side_of(seats: Iterable[str]) -> str:

@@ -126,7 +126,9 @@ def resolve_no_shows(competition_id: object, *, now: datetime) -> int:
             continue
         for board in schedule.waiting_boards(state, number):
 
-            def decide(current: CompetitionState, board: int = board) -> list[Any]:
+            def decide(
+                current: CompetitionState, board: int = board, number: int = number
+            ) -> list[Any]:
                 return decisions.decide_no_show(
                     current,
                     round_number=number,

@@ -52,9 +52,7 @@ def scheduled(organiser: Any, swiss: Any) -> Any:
     """A 2-entrant Swiss (one board) whose round 1 starts at START, paired."""
 
     def make(**spec: Any) -> str:
-        cid = swiss(
-            2, rounds=1, round_starts=[START.isoformat()], grace_minutes=GRACE, **spec
-        )
+        cid = swiss(2, rounds=1, round_starts=[START.isoformat()], grace_minutes=GRACE, **spec)
         competitions.pair_next_round(organiser, cid, round_number=1)
         return cid
 
@@ -226,7 +224,6 @@ def test_arriving_is_for_a_player_of_an_open_table(
 ) -> None:
     cid = scheduled()
     seats = seats_of(cid)
-    before = event_count()
     with pytest.raises(LeagueError) as refused:
         arrive(seats["north"], cid, 1)
     assert refused.value.code == "round_not_started"

@@ -269,3 +269,42 @@ def test_a_forfeit_entered_by_the_organiser_names_the_absent_players(
     assert record is not None
     assert record["seats"] == ["north", "south"]
     assert record["bot"] is False
+
+
+def test_two_workers_at_once_record_one_no_show(scheduled: Any) -> None:
+    """Two sweeps at the same moment (two workers took the job): one NoShowRecorded, the
+    bot handed the seat once."""
+    import threading
+
+    from django.db import connection
+
+    cid = scheduled(bots_for_no_shows=True)
+    run_due(START)
+    seats = seats_of(cid)
+    for seat in ("north", "south", "west"):
+        arrive(seats[seat], cid, 1)
+    deadline = START + timedelta(minutes=GRACE)
+    gate = threading.Barrier(2)
+    counts: list[int] = []
+    problems: list[BaseException] = []
+
+    def sweep() -> None:
+        try:
+            gate.wait(timeout=30)
+            counts.append(resolve_no_shows(cid, now=deadline))
+        except BaseException as error:  # reported below, in the test's thread
+            problems.append(error)
+        finally:
+            connection.close()
+
+    workers = [threading.Thread(target=sweep) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    assert not problems, problems
+    assert sorted(counts) == [0, 1]
+    assert types_of(cid).count(ev.NO_SHOW_RECORDED) == 1
+    table_events = [e.type for e in read_stream(table_stream_id(table_of(cid)))]
+    assert table_events.count("SeatHandedToBot") == 1
+    assert table_events.count("GameStarted") == 1

@@ -41,6 +41,7 @@ const page = {
   tiles: null,
   whatif: null,
   me: null,
+  token: null,
 };
 
 function summary(overview) {
@@ -158,7 +159,7 @@ async function drawNextMatch() {
   $("next-match-text").textContent = nextMatchText(answer, page.names);
   const old = $("next-match-link");
   if (answer.match && answer.match.table_id) {
-    const link = tableLink(answer.match);
+    const link = tableLink(answer.match, competitionId, page.token);
     link.id = "next-match-link";
     old.replaceWith(link);
   } else {
@@ -264,6 +265,7 @@ async function start() {
   page.tiles = new BoardTiles($("board-tiles"), $("board-tile-template"));
   const auth = session.loadAuth();
   if (auth) {
+    page.token = auth.token;
     page.me = await api("/api/auth/me", { token: auth.token }).catch(() => null);
   }
   try {

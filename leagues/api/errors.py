@@ -36,6 +36,7 @@ CONFLICT = {
     "round_not_started",
     "already_arrived",
     "no_show_recorded",
+    "bots_play",
 }
 
 

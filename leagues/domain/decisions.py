@@ -561,6 +561,8 @@ def decide_arrive(
 ) -> list[NewEvent]:
     """``PlayerArrived``: a player of a started round is at their table (present)."""
     _require(state)
+    if state.config.get("bot_level"):
+        raise _refuse("bots_play", "Bots play every seat of this competition: no check-in.")
     number = _paired_round(state, round_number)
     if number not in state.started:
         raise _refuse(

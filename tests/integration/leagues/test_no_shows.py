@@ -308,3 +308,14 @@ def test_two_workers_at_once_record_one_no_show(scheduled: Any) -> None:
     table_events = [e.type for e in read_stream(table_stream_id(table_of(cid)))]
     assert table_events.count("SeatHandedToBot") == 1
     assert table_events.count("GameStarted") == 1
+
+
+def test_nobody_checks_in_where_bots_play_every_seat(swiss: Any) -> None:
+    cid = swiss(2, rounds=1, bot_level="easy")
+    state = load(cid)
+    player = next(iter(state.entrants.values())).players[0]
+    before = event_count()
+    with pytest.raises(LeagueError) as refused:
+        arrive(user_of(player), cid, 1)
+    assert refused.value.code == "bots_play"
+    assert event_count() == before

@@ -2,7 +2,8 @@
 
 Queues: ``bots`` carries bot moves (``bots.tasks.play_bot_turn``); ``timers`` carries the
 scheduler's periodic jobs (the bot watchdog ``bots.watchdog.redispatch_overdue_bots``, the
-turn timers ``games.live.tasks.expire_turn_timers``). ``services.worker`` consumes both.
+turn timers ``games.live.tasks.expire_turn_timers``, the competitions' round schedule
+``leagues.tasks.run_round_schedule``). ``services.worker`` consumes both.
 """
 
 import logging
@@ -35,11 +36,18 @@ TIMERS_QUEUE = timers_queue()
 WATCHDOG_INTERVAL = float(os.environ.get("SPADES_WATCHDOG_INTERVAL", "3"))
 TURN_TIMER_INTERVAL = float(os.environ.get("SPADES_TURN_TIMER_INTERVAL", "1"))
 IDLE_TABLES_INTERVAL = 60.0
+ROUND_SCHEDULE_INTERVAL = float(os.environ.get("SPADES_ROUND_SCHEDULE_INTERVAL", "5"))
 
 app = Celery("services")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.include = ["bots.tasks", "bots.watchdog", "games.live.tasks", "games.tasks"]
-TIMER_TASK_PREFIXES = ("bots.watchdog.", "games.live.tasks.", "games.tasks.")
+app.conf.include = [
+    "bots.tasks",
+    "bots.watchdog",
+    "games.live.tasks",
+    "games.tasks",
+    "leagues.tasks",
+]
+TIMER_TASK_PREFIXES = ("bots.watchdog.", "games.live.tasks.", "games.tasks.", "leagues.tasks.")
 
 
 def route_task(
@@ -77,6 +85,12 @@ app.conf.beat_schedule = {
         "task": "games.tasks.abandon_idle_bot_tables",
         "schedule": IDLE_TABLES_INTERVAL,
         "options": {"expires": IDLE_TABLES_INTERVAL, "queue": TIMERS_QUEUE},
+    },
+    # Rounds open at their start times; seats still empty after the grace time are no-shows.
+    "round-schedule": {
+        "task": "leagues.tasks.run_round_schedule",
+        "schedule": ROUND_SCHEDULE_INTERVAL,
+        "options": {"expires": ROUND_SCHEDULE_INTERVAL, "queue": TIMERS_QUEUE},
     },
 }
 app.autodiscover_tasks()

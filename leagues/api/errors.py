@@ -33,6 +33,10 @@ CONFLICT = {
     "already_checked_in",
     "duplicate_entrant",
     "competition_exists",
+    "round_not_started",
+    "already_arrived",
+    "no_show_recorded",
+    "bots_play",
 }
 
 

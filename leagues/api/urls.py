@@ -16,6 +16,7 @@ urlpatterns = [
     path(f"{C}/partnerships/<str:proposal_id>/confirm", views.ConfirmView.as_view()),
     path(f"{C}/rounds", views.RoundsView.as_view(), name="competition-rounds"),
     path(f"{C}/rounds/<int:number>/start", views.StartRoundView.as_view()),
+    path(f"{C}/rounds/<int:number>/arrive", views.ArriveView.as_view()),
     path(f"{C}/rounds/<int:number>/results", views.ResultsView.as_view()),
     path(f"{C}/results/<str:result_id>/correct", views.CorrectionView.as_view()),
     path(f"{C}/stages/advance", views.AdvanceStageView.as_view()),

@@ -22,6 +22,7 @@ from leagues.core.errors import LeagueError
 from leagues.selectors import competitions as reads
 from leagues.services import competitions as cmds
 from leagues.services import leagues as league_cmds
+from leagues.services.presence import arrive
 from leagues.services.tables import start_round
 from services.api.schema import PROBLEM
 
@@ -261,6 +262,20 @@ class RoundCommandView(CommandView):
 class StartRoundView(RoundCommandView):
     def run(self, user: Any, body: dict[str, Any], competition_id: str, number: int) -> Any:
         return start_round(user, competition_id, number)
+
+
+@write(
+    "competition_round_arrive",
+    "The signed-in player is at their table (present); the fourth to arrive starts the game.",
+)
+class ArriveView(CommandView):
+    fields = ()
+
+    def run(self, user: Any, body: dict[str, Any], competition_id: str, number: int) -> Any:
+        return arrive(user, competition_id, number)
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return {"round": path["number"], "arrived": reads.arrivals(outcome, path["number"])}
 
 
 @write(

@@ -28,9 +28,12 @@ from leagues.core.stages import STAGE_KINDS, Stage, check_stages
 from leagues.core.tiebreaks import DEFAULT_TIEBREAKS, check_tiebreaks
 
 from . import events as ev
+from . import schedule
 from .state import CompetitionState
 
 BOT_LEVELS = ("easy", "normal", "hard")
+# The level of a bot that takes a no-show's seat (the turn timer's stand-in is Normal too).
+NO_SHOW_BOT_LEVEL = "normal"
 MAX_NAME = 200
 MAX_REASON = 500
 MAX_ROUND_STARTS = 64
@@ -574,8 +577,11 @@ def decide_start(
     *,
     round_number: object,
     tables: Sequence[tuple[int, str]],
+    now: datetime,
+    by: str = "organiser",
     actor: Actor,
 ) -> list[NewEvent]:
+    """``RoundStarted``: the tables are open (``by`` the organiser, or the schedule)."""
     _require(state)
     number = _paired_round(state, round_number)
     if number in state.started:
@@ -585,8 +591,99 @@ def decide_start(
     data = {
         "round": number,
         "tables": [{"board": board, "table_id": table_id} for board, table_id in tables],
+        "opened_at": now.isoformat(),
+        "by": by,
     }
     return [ev.event(ev.ROUND_STARTED, data, actor)]
+
+
+def board_of_player(state: CompetitionState, number: int, player: str) -> tuple[int, str] | None:
+    """The board and seat ``player`` plays at in round ``number``, if they play it."""
+    paired = state.paired_round(number)
+    for pairing in [] if paired is None else paired.pairing.matches:
+        for seat, who in state.seating(number, pairing.board).items():
+            if who == player:
+                return pairing.board, seat
+    return None
+
+
+def decide_arrive(
+    state: CompetitionState, *, round_number: object, player: str, actor: Actor
+) -> list[NewEvent]:
+    """``PlayerArrived``: a player of a started round is at their table (present)."""
+    _require(state)
+    if state.config.get("bot_level"):
+        raise _refuse("bots_play", "Bots play every seat of this competition: no check-in.")
+    number = _paired_round(state, round_number)
+    if number not in state.started:
+        raise _refuse(
+            "round_not_started", f"Round {number}'s tables are not open yet: come back then."
+        )
+    found = board_of_player(state, number, player)
+    if found is None:
+        raise _refuse("not_playing", f"You do not play in round {number}.")
+    board, seat = found
+    if number in state.closed or board in state.reported_boards(number):
+        raise _refuse("match_not_in_play", f"Round {number} board {board} has its result.")
+    if state.no_show_of(number, board) is not None:
+        raise _refuse(
+            "no_show_recorded",
+            f"The grace time of round {number} board {board} is over: a no-show was recorded.",
+        )
+    if player in state.arrived.get(number, {}).get(board, set()):
+        raise _refuse("already_arrived", f"You are at round {number} board {board} already.")
+    data = {"round": number, "board": board, "player": player, "seat": seat}
+    return [ev.event(ev.PLAYER_ARRIVED, data, actor)]
+
+
+def _no_show_data(number: int, board: int, seats: Mapping[str, str], bot: bool) -> dict[str, Any]:
+    ordered = sorted(seats, key=("north", "east", "south", "west").index)
+    return {
+        "round": number,
+        "board": board,
+        "side": schedule.side_of(seats),
+        "seats": ordered,
+        "players": [seats[seat] for seat in ordered],
+        "bot": bot,
+        "level": NO_SHOW_BOT_LEVEL if bot else None,
+    }
+
+
+def decide_no_show(
+    state: CompetitionState,
+    *,
+    round_number: int,
+    board: int,
+    now: datetime,
+    seed: str | None,
+    actor: Actor,
+) -> list[NewEvent]:
+    """The grace time is over and a seat's player has not arrived: ``NoShowRecorded``;
+    when the competition allows bots a bot takes the seat (the table then plays, its
+    result flagged), otherwise the match is forfeited by the absent side (``both``: a
+    double forfeit)."""
+    _require(state)
+    deadline = schedule.grace_deadline(state, round_number)
+    if deadline is None or now < deadline:
+        raise _refuse("grace_not_over", f"Round {round_number}'s grace time is not over.")
+    if board not in schedule.waiting_boards(state, round_number):
+        raise _refuse("nobody_absent", f"Round {round_number} board {board} waits for nobody.")
+    seats = schedule.absent(state, round_number, board)
+    if state.config.get("bots_for_no_shows"):
+        data = _no_show_data(round_number, board, seats, bot=True)
+        return [ev.event(ev.NO_SHOW_RECORDED, data, actor)]
+    return decide_forfeit(
+        state,
+        round_number=round_number,
+        board=board,
+        forfeited_by=schedule.side_of(seats),
+        no_show=True,
+        reason=f"No-show: {', '.join(sorted(seats))} not at the table by {deadline.isoformat()}.",
+        seed=seed,
+        organiser=None,
+        actor=actor,
+        absent_seats=seats,
+    )
 
 
 def match_in_play(state: CompetitionState, round_number: object, board: object) -> tuple[int, Any]:
@@ -733,10 +830,13 @@ def decide_forfeit(
     no_show: bool,
     reason: object,
     seed: str | None,
-    organiser: int,
+    organiser: int | None,
     actor: Actor,
+    absent_seats: Mapping[str, str] | None = None,
 ) -> list[NewEvent]:
-    """A forfeit (``no_show``: a seat stayed empty past the grace time) as the match's result."""
+    """A forfeit (``no_show``: a seat stayed empty past the grace time) as the match's result
+    (``organiser`` None: the schedule recorded it; ``absent_seats``: who did not come, by
+    default every player of the forfeiting side)."""
     number, pairing = match_in_play(state, round_number, board)
     assert state.settings is not None
     winner = None
@@ -759,10 +859,16 @@ def decide_forfeit(
     data.update({"organiser": organiser, "reason": _text(reason, "reason", MAX_REASON)})
     out = []
     if no_show:
+        if absent_seats is None:
+            absent_seats = {
+                seat: player
+                for seat, player in state.seating(number, pairing.board).items()
+                if forfeited_by in ("both", schedule.SEAT_SIDES[seat])
+            }
         out.append(
             ev.event(
                 ev.NO_SHOW_RECORDED,
-                {"round": number, "board": pairing.board, "side": forfeited_by, "bot": False},
+                _no_show_data(number, pairing.board, absent_seats, bot=False),
                 actor,
             )
         )

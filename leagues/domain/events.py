@@ -26,6 +26,7 @@ ROUND_STARTED = "RoundStarted"
 MATCH_RESULT_RECORDED = "MatchResultRecorded"
 MATCH_FORFEITED = "MatchForfeited"
 NO_SHOW_RECORDED = "NoShowRecorded"
+PLAYER_ARRIVED = "PlayerArrived"
 RESULT_CORRECTED = "ResultCorrected"
 ROUND_CLOSED = "RoundClosed"
 STAGE_ADVANCED = "StageAdvanced"
@@ -51,6 +52,7 @@ SCHEMA_VERSIONS: dict[str, int] = {
         MATCH_RESULT_RECORDED,
         MATCH_FORFEITED,
         NO_SHOW_RECORDED,
+        PLAYER_ARRIVED,
         RESULT_CORRECTED,
         ROUND_CLOSED,
         STAGE_ADVANCED,
@@ -60,6 +62,11 @@ SCHEMA_VERSIONS: dict[str, int] = {
         DIVISIONS_ASSIGNED,
     )
 }
+# v2: RoundStarted carries ``opened_at`` and ``by``; NoShowRecorded carries the absent
+# ``seats`` and ``players``, a meaningful ``bot`` and the bot's ``level`` (v1 payloads
+# still fold: a v1 RoundStarted has no opening time, a v1 NoShowRecorded no seats).
+SCHEMA_VERSIONS[ROUND_STARTED] = 2
+SCHEMA_VERSIONS[NO_SHOW_RECORDED] = 2
 
 #: The events that carry a match result (the ones standings and ratings fold).
 RESULT_EVENTS = frozenset({MATCH_RESULT_RECORDED, MATCH_FORFEITED, RESULT_CORRECTED})

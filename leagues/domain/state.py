@@ -125,6 +125,10 @@ class CompetitionState:
     rounds: list[PairedRound] = field(default_factory=list)
     tables: dict[int, dict[int, str]] = field(default_factory=dict)
     started: set[int] = field(default_factory=set)
+    # round -> when its tables opened (ISO; absent for a v1 RoundStarted)
+    opened_at: dict[int, str] = field(default_factory=dict)
+    # round -> board -> the players who arrived at the table (PlayerArrived)
+    arrived: dict[int, dict[int, set[str]]] = field(default_factory=dict)
     closed: set[int] = field(default_factory=set)
     results: list[MatchResult] = field(default_factory=list)
     result_info: dict[str, ResultInfo] = field(default_factory=dict)
@@ -197,6 +201,27 @@ class CompetitionState:
             people = (*entrant.players, entrant.reserve)
             if player in people:
                 return entrant.id
+        return None
+
+    def seating(self, round_number: int, board: int) -> dict[str, str]:
+        """The player of each seat of a match: North-South entrant's players at north and
+        south, East-West's at east and west (how ``services.tables`` seats them)."""
+        paired = self.paired_round(round_number)
+        pairing = (
+            None
+            if paired is None
+            else next((p for p in paired.pairing.matches if p.board == board), None)
+        )
+        if pairing is None:
+            return {}
+        ns = self.players_in(pairing.north_south, round_number)
+        ew = self.players_in(pairing.east_west, round_number)
+        return {"north": ns[0], "east": ew[0], "south": ns[1], "west": ew[1]}
+
+    def no_show_of(self, round_number: int, board: int) -> dict[str, Any] | None:
+        for record in self.no_shows:
+            if int(record["round"]) == round_number and int(record["board"]) == board:
+                return record
         return None
 
     def players_in(self, entrant_id: str, round_number: int) -> tuple[str, str]:
@@ -282,6 +307,13 @@ def _started(state: CompetitionState, version: int, data: Mapping[str, Any]) -> 
     number = int(data["round"])
     state.started.add(number)
     state.tables[number] = {int(t["board"]): str(t["table_id"]) for t in data["tables"]}
+    if data.get("opened_at"):
+        state.opened_at[number] = str(data["opened_at"])
+
+
+def _arrived(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
+    boards = state.arrived.setdefault(int(data["round"]), {})
+    boards.setdefault(int(data["board"]), set()).add(str(data["player"]))
 
 
 def _info(data: Mapping[str, Any], source: str) -> ResultInfo:
@@ -343,6 +375,7 @@ _HANDLERS = {
     ev.MATCH_RESULT_RECORDED: _recorded,
     ev.MATCH_FORFEITED: _forfeited,
     ev.NO_SHOW_RECORDED: _no_show,
+    ev.PLAYER_ARRIVED: _arrived,
     ev.RESULT_CORRECTED: _corrected,
     ev.ROUND_CLOSED: _closed,
     ev.STAGE_ADVANCED: _stage_advanced,

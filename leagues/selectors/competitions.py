@@ -12,6 +12,7 @@ from leagues.core.errors import LeagueError
 from leagues.core.results import effective_results
 from leagues.core.tiebreaks import check_tiebreaks
 from leagues.core.whatif import compare
+from leagues.domain import schedule
 from leagues.domain.state import CompetitionState
 from leagues.models import Competition, OfficialStandings, PlayerRating
 from leagues.projections import standings_document
@@ -118,18 +119,42 @@ def pairings(competition_id: object) -> list[dict[str, Any]]:
                 "seed": paired.seed,
                 "started": paired.number in state.started,
                 "closed": paired.number in state.closed,
+                **_schedule_of(state, paired.number),
                 "byes": list(paired.pairing.byes),
                 "matches": [
                     {
                         **p.as_dict(),
                         "table_id": tables.get(p.board),
                         "result": _result(state, by_board.get((paired.number, p.board))),
+                        "arrived": arrivals(state, paired.number).get(p.board, []),
+                        "no_show": state.no_show_of(paired.number, p.board),
                     }
                     for p in paired.pairing.matches
                 ],
             }
         )
     return rounds
+
+
+def _iso(moment: Any) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _schedule_of(state: CompetitionState, number: int) -> dict[str, Any]:
+    return {
+        "starts_at": _iso(schedule.round_start(state, number)),
+        "opened_at": state.opened_at.get(number),
+        "grace_ends_at": _iso(schedule.grace_deadline(state, number)),
+    }
+
+
+def arrivals(state: CompetitionState, number: int) -> dict[int, list[str]]:
+    """Board -> the seats whose players have arrived at the table, in seat order."""
+    out: dict[int, list[str]] = {}
+    for board, here in state.arrived.get(number, {}).items():
+        seating = state.seating(number, board)
+        out[board] = [seat for seat, player in seating.items() if player in here]
+    return out
 
 
 def _result(state: CompetitionState, result: Any) -> dict[str, Any] | None:

@@ -56,7 +56,7 @@ def _as_organiser(
         return decide(state, organiser)
 
     def finished(state: CompetitionState, _stored: list[Any]) -> None:
-        _finish_if_complete(state, actor_of(user))
+        finish_if_complete(state, actor_of(user))
 
     return execute(competition_id, checked, after=finished if finish else None)[0]
 
@@ -298,7 +298,7 @@ def pair_next_round(
     def after(state: CompetitionState, stored: list[Any]) -> None:
         keep_seed(state, stored)
         # A round of byes and withdrawal forfeits closes as it is paired; it may be the last.
-        _finish_if_complete(state, actor_of(user))
+        finish_if_complete(state, actor_of(user))
 
     state, _, duplicate = execute(competition_id, decide, command_id=f"pair:{number}", after=after)
     return state, paired.get("round", number), duplicate
@@ -312,7 +312,7 @@ def seed_of(competition_id: str, round_number: int) -> str | None:
     )
 
 
-def _finish_if_complete(state: CompetitionState, actor: dict[str, Any]) -> None:
+def finish_if_complete(state: CompetitionState, actor: dict[str, Any]) -> None:
     """Append ``CompetitionFinished`` in the caller's transaction once every stage is done."""
     if state.finished or not state.rounds or state.last_round not in state.closed:
         return
@@ -453,7 +453,7 @@ def record_table_result(
         competition_id,
         decide,
         command_id=f"table-result:{table_id}",
-        after=lambda s, _e: _finish_if_complete(s, actor),
+        after=lambda s, _e: finish_if_complete(s, actor),
     )[0]
 
 

@@ -14,6 +14,7 @@ from eventstore.recorder import append
 from eventstore.records import NewEvent, StoredEvent
 from leagues.core.errors import LeagueError
 from leagues.domain import events as ev
+from leagues.domain.schedule import next_due
 from leagues.domain.state import CompetitionState
 from leagues.models import Competition as CompetitionRow
 
@@ -96,6 +97,7 @@ def execute(
                     "organisers": state.organisers,
                     "status": _status(state),
                     "version": state.version,
+                    "due_at": next_due(state),
                 },
             )
             return state, result.events, False

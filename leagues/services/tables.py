@@ -7,14 +7,23 @@ together, and only then do the games start: no table can finish before the
 match-results projection knows which match it plays.  The entrants' players sit
 North-South / East-West as paired (a reserve who came in sits for the player out); a
 competition with ``bot_level`` has bots play every seat (its results are flagged as
-bot-played and not rated).  The turn timer is the competition's grace time: a player who
-does not play in time is replaced by a bot (games' own timeout), and the result is
-flagged.
+bot-played and not rated); their games start at once.  Otherwise the players are seated
+(nobody else can take their seats) and each game starts when its four players have
+arrived at the table (``leagues.services.presence``); a seat still waiting at the end of
+the grace time is a no-show.  A round with a start time is opened by the schedule
+(``leagues.services.schedule``, ``by_schedule``), or earlier by an organiser.  Only when
+the competition allows bots for no-shows (``bots_for_no_shows``) do the tables have a
+turn timer (the grace time): a player who stops playing is then replaced by a bot
+(games' own timeout) and the result is flagged; otherwise nobody is replaced and the
+organiser decides (a forfeit or a result).
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+
+from django.utils import timezone
 
 from games.services import table_commands
 from games.services.actors import SystemActor
@@ -30,6 +39,7 @@ from .streams import actor_of, execute, load, parse_id, user_id_of
 
 SEATS = ("north", "east", "south", "west")
 DIRECTOR = SystemActor("competition")
+SCHEDULE_ACTOR = {"kind": "system", "name": "schedule"}
 
 
 def _table_rules(state: CompetitionState) -> tuple[dict[str, Any], int | None]:
@@ -37,11 +47,25 @@ def _table_rules(state: CompetitionState) -> tuple[dict[str, Any], int | None]:
     return {"preset": pinned["preset"], **pinned.get("overrides", {})}, pinned.get("version")
 
 
-def start_round(user: Any, competition_id: object, round_number: object) -> CompetitionState:
-    """Create the round's tables and start their games (idempotent)."""
+def start_round(
+    user: Any,
+    competition_id: object,
+    round_number: object,
+    *,
+    now: datetime | None = None,
+    by_schedule: bool = False,
+) -> CompetitionState:
+    """Create the round's tables, seat its players and start the all-bot games (idempotent).
+    ``by_schedule``: the round's start time has come (no organiser; ``user`` is ignored)."""
     cid = parse_id(competition_id)
     state = load(cid)
-    decisions.require_organiser(state, user_id_of(user))
+    opened = now or timezone.now()
+
+    def may_start(current: CompetitionState) -> None:
+        if not by_schedule:
+            decisions.require_organiser(current, user_id_of(user))
+
+    may_start(state)
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise LeagueError("unknown_round", "round is a whole number.")
     paired = state.paired_round(round_number)
@@ -54,7 +78,9 @@ def start_round(user: Any, competition_id: object, round_number: object) -> Comp
     rules, version = _table_rules(state)
     bot_level = state.config.get("bot_level")
     grace = int(state.config.get("grace_minutes", 10)) * 60
-    timer = None if bot_level else max(5, min(grace, 86_400)) if grace else None
+    # A bot replaces a player who stops playing only where bots may stand in for players.
+    allowed = bool(state.config.get("bots_for_no_shows"))
+    timer = None if bot_level or not allowed else max(5, min(grace, 86_400)) if grace else None
     fixed = state.config["match_format"]["fixed_hands"]
     # A withdrawn entrant's match was recorded as a forfeit when paired: it needs no table.
     reported = state.reported_boards(round_number)
@@ -102,12 +128,14 @@ def start_round(user: Any, competition_id: object, round_number: object) -> Comp
         tables.append((pairing.board, table_id, seated))
 
     def decide(current: CompetitionState) -> list[Any]:
-        decisions.require_organiser(current, user_id_of(user))
+        may_start(current)
         return decisions.decide_start(
             current,
             round_number=round_number,
             tables=[(board, table_id) for board, table_id, _ in tables],
-            actor=actor_of(user),
+            now=opened,
+            by="schedule" if by_schedule else "organiser",
+            actor=SCHEDULE_ACTOR if by_schedule else actor_of(user),
         )
 
     def index(current: CompetitionState, _events: list[Any]) -> None:
@@ -126,6 +154,8 @@ def start_round(user: Any, competition_id: object, round_number: object) -> Comp
         )
 
     started, _, _ = execute(cid, decide, command_id=f"start:{round_number}", after=index)
+    if not bot_level:
+        return started  # each game starts when its players have arrived
     for board, table_id, _ in tables:
         try:
             table_commands.execute(

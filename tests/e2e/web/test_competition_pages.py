@@ -192,6 +192,56 @@ def scoresheet(page: Any, board: int, bids: list[str], tricks: list[str]) -> Non
     page.click("#result-submit")
 
 
+def test_going_to_my_table_arrives_and_the_fourth_player_starts_the_game(
+    page: Any, orm: None
+) -> None:
+    """A human competition: the round opens with the players seated and the game waiting;
+    three have arrived, the fourth follows "Go to my table" on the competition page, which
+    checks them in at the table, and the game starts."""
+    from leagues.services import competitions as cmds
+    from leagues.services.presence import arrive
+    from leagues.services.streams import load
+    from leagues.services.tables import start_round
+    from tests.integration.live.conftest import wait_until
+
+    organiser, *players = users(5)
+    spec = {
+        "name": "Club night",
+        "stages": [{"kind": "swiss", "rounds": 1}],
+        "rules": {"preset": "standard", "target_score": 300},
+    }
+    cid = cmds.create_competition(organiser, spec).competition_id
+    for k in range(2):
+        pair = [str(players[2 * k].pk), str(players[2 * k + 1].pk)]
+        cmds.register_entrant(organiser, cid, entrant_id=f"club-{k}", players=pair)
+    cmds.pair_next_round(organiser, cid, round_number=1)
+    start_round(organiser, cid, 1)
+    seating = load(cid).seating(1, 1)
+    by_id = {str(p.pk): p for p in players}
+    last = by_id[seating["west"]]
+    for seat in ("north", "east", "south"):
+        arrive(by_id[seating[seat]], cid, 1)
+
+    sign_in_as(page, last)
+    page.goto(f"/competitions/{cid}/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    link = page.locator("#next-match-link")
+    expect(link).to_have_text("Go to my table (board 1)")
+    shoot(page, "competition-go-to-my-table-wide")
+    link.click()
+
+    def game_started() -> bool:
+        from games.models import Table
+
+        return Table.objects.get(id=load(cid).tables[1][1]).status == "playing"
+
+    wait_until(game_started, 30, "the fourth arrival started the game", poll=0.2)
+    assert load(cid).arrived[1][1] == set(seating.values())
+    # The link went on to the table: the player's own seat, in the game.
+    expect(page.get_by_role("heading", name="You & partner (East-West)")).to_be_visible()
+    shoot(page, "competition-table-after-arrival-wide")
+
+
 def test_the_organiser_creates_enters_results_and_corrects_one(page: Any, orm: None) -> None:
     organiser, *players = users(9)
     sign_in_as(page, organiser)

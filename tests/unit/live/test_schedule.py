@@ -10,7 +10,9 @@ import pytest
 from services.celery import TIMERS_QUEUE, app, bots_queue, timers_queue
 
 
-@pytest.mark.parametrize("job", ["bot-watchdog", "turn-timers"])
+@pytest.mark.parametrize(
+    "job", ["bot-watchdog", "turn-timers", "idle-bot-tables", "round-schedule"]
+)
 def test_every_beat_job_is_a_registered_task_routed_to_the_timers_queue(job: str) -> None:
     app.loader.import_default_modules()
     entry = app.conf.beat_schedule[job]

@@ -24,7 +24,7 @@ export async function showNextMatches(box, list, token) {
       text.textContent = ` ${nextMatchText(item, item.names || {})}`;
       li.append(title, text);
       if (item.match && item.match.table_id) {
-        li.append(" ", tableLink(item.match));
+        li.append(" ", tableLink(item.match, item.competition_id, token));
       }
       return li;
     }),
@@ -32,11 +32,25 @@ export async function showNextMatches(box, list, token) {
   box.hidden = matches.length === 0;
 }
 
-/** The table of a match: the play page continues it (the player's own seat). */
-export function tableLink(match) {
+/**
+ * The table of a match: the play page continues it (the player's own seat). Going to the
+ * table is arriving at it (POST .../rounds/<n>/arrive, docs/leagues.md "Presence at the
+ * table"): the fourth player to arrive starts the game, and a player who never comes is a
+ * no-show after the grace time. A refused arrival (already there, the grace time over)
+ * still goes to the table.
+ */
+export function tableLink(match, competitionId, token) {
   const link = document.createElement("a");
   link.className = "button-link";
   link.href = `/?table=${match.table_id}`;
   link.textContent = `Go to my table (board ${match.board})`;
+  if (competitionId && token) {
+    link.addEventListener("click", async (event) => {
+      event.preventDefault();
+      const path = `/api/competitions/${competitionId}/rounds/${match.round}/arrive`;
+      await api(path, { method: "POST", body: {}, token }).catch(() => null);
+      window.location.assign(link.href);
+    });
+  }
   return link;
 }

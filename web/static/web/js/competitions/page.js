@@ -40,6 +40,7 @@ const page = {
   tiles: null,
   whatif: null,
   me: null,
+  token: null,
 };
 
 function summary(overview) {
@@ -156,7 +157,7 @@ async function drawNextMatch() {
   $("next-match-text").textContent = nextMatchText(answer, page.names);
   const old = $("next-match-link");
   if (answer.match && answer.match.table_id) {
-    const link = tableLink(answer.match);
+    const link = tableLink(answer.match, competitionId, page.token);
     link.id = "next-match-link";
     old.replaceWith(link);
   } else {
@@ -257,6 +258,7 @@ async function start() {
   page.tiles = new BoardTiles($("board-tiles"), $("board-tile-template"));
   const auth = session.loadAuth();
   if (auth) {
+    page.token = auth.token;
     page.me = await api("/api/auth/me", { token: auth.token }).catch(() => null);
   }
   try {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import uuid
 from typing import Any
 
@@ -171,7 +172,8 @@ def test_bots_move_for_bot_seats_with_their_version_in_the_metadata(users):
     )
     bot = BotActor(level="hard", strategy_version="hard-2", seed=42)
     result = execute(PlaceBid(table.id, "east", 4), bot)
-    actor = result.events[0].metadata["actor"]
+    actor = dict(result.events[0].metadata["actor"])
+    assert re.fullmatch(r"[0-9a-f]{32}", actor.pop("nonce"))
     assert actor == {"kind": "bot", "level": "hard", "strategy_version": "hard-2", "seed": 42}
     error = rejected(execute, PlaceBid(table.id, "east", 3), users[1])
     assert error.status == 403

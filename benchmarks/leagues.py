@@ -199,11 +199,11 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from games.live.processes import ManagedProcess, log_contains, worker_process
     from leagues.models import CompetitionTable
     from leagues.services import competitions
     from leagues.services.streams import load
     from leagues.services.tables import start_round
+    from services.testing.processes import ManagedProcess, log_contains, worker_process
 
     prefix = f"bench-leagues-{os.getpid()}-"
     os.environ["SPADES_QUEUE_PREFIX"] = prefix  # this process enqueues the first bot turns

@@ -254,7 +254,7 @@ def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str,
     from django.conf import settings
 
     from benchmarks.store import libpq_to_url
-    from games.live.processes import (
+    from services.testing.processes import (
         ManagedProcess,
         database_backends_cpu_seconds,
         free_port,

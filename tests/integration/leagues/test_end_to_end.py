@@ -17,7 +17,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games.live.processes import ManagedProcess, log_contains
+from services.testing.processes import ManagedProcess, log_contains
 from tests.integration.live.conftest import Processes, new_user, wait_until
 
 ROUND_TIMEOUT = 150.0  # one round of four bot tables to 100, on a loaded 2-core machine

@@ -1,7 +1,7 @@
 """Live-play fixtures: real PostgreSQL (the test database), real Redis, real processes.
 
 The Celery worker, the scheduler (beat) and daphne run as child processes
-(``games.live.processes``) pointed at the pytest test database as its owner, so they see
+(``services.testing.processes``) pointed at the pytest test database as its owner, so they see
 what the test commits and the test sees what they commit. Hence these tests commit for
 real: they use ``django_db_blocker.unblock()`` instead of the ``django_db`` mark (no
 wrapping transaction, no flush), and every test works on tables of its own. Unmarked DB
@@ -22,7 +22,7 @@ import pytest
 from django.conf import settings
 
 from games.live.announcer import flush_announcements
-from games.live.processes import (
+from services.testing.processes import (
     ManagedProcess,
     ProcessFailed,
     database_env,

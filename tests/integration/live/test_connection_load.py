@@ -22,7 +22,7 @@ from typing import Any
 
 import psycopg
 
-from games.live.processes import database_url
+from services.testing.processes import database_url
 from tests.integration.live.conftest import SEAT_NAMES, SHORT_RULES, Processes, new_user, token_for
 
 CLIENTS = 64

@@ -30,7 +30,7 @@ from games.services.table_commands import (
 )
 from games.services.table_state import forget, reading_state
 from tests.factories import TableFactory, UserFactory
-from tests.integration.tables.helpers import BOT
+from tests.integration.tables.helpers import BOT, play_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -235,7 +235,6 @@ def test_create_table_is_idempotent_too(users):
 def test_read_model_moves_with_every_command(users):
     table = full_table(users)
     rng = random.Random(5)
-    from tests.integration.tables.helpers import play_moves
 
     def same_version() -> None:
         row = Table.objects.get(id=table.id)

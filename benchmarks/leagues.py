@@ -49,11 +49,13 @@ from typing import Any
 
 import networkx
 
+from benchmarks.store import scratch_database, setup_django
 from leagues.core.entrants import Entrant
 from leagues.core.pairings import RoundPairing, histories
 from leagues.core.results import Award, MatchResult
 from leagues.core.standings import compute_standings
 from leagues.core.swiss import SwissEntrant, pair, swiss_entrants
+from services.testing.processes import ManagedProcess, log_contains, worker_process
 
 STANDINGS_ENTRANTS = 2000
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,6 +168,7 @@ class StandingsWatcher:
         self.thread = threading.Thread(target=self.run, daemon=True)
 
     def run(self) -> None:
+        # Function level: needs Django set up on the scratch database first (setup_django).
         from django.db import connection
 
         from leagues.models import OfficialStandings
@@ -195,11 +198,11 @@ class StandingsWatcher:
 def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
     """A Swiss of ``--entrants`` played by ``--level`` bots for ``--rounds`` rounds through
     worker and projector processes: tables per minute and the standings lag."""
+    # Function level: needs Django set up on the scratch database first (setup_django).
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from games.live.processes import ManagedProcess, log_contains, worker_process
     from leagues.models import CompetitionTable
     from leagues.services import competitions
     from leagues.services.streams import load
@@ -329,6 +332,7 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
 def whatif_and_rebuild(competition_id: str) -> dict[str, Any]:
     """What-if rescoring of the Swiss's tables under another scoring-only preset, against
     ``eventstore.subscriptions.rebuild`` of the score ledger over the same stored log."""
+    # Function level: needs Django set up on the scratch database first (setup_django).
     from django.db import connection
 
     from eventstore.subscriptions import rebuild, registered_projections
@@ -370,9 +374,6 @@ def platform_figures(args: argparse.Namespace) -> dict[str, Any]:
     the bot-played Swiss, then what-if rescoring and the ledger rebuild over its events."""
     if args.skip_platform:
         return {}
-    # Function level: Django is set up for the scratch database first (setup_django).
-    from benchmarks.store import scratch_database, setup_django
-
     with scratch_database(args.db_name, args.keep_db) as (owner_url, app_url):
         setup_django(owner_url, app_url)
         figures = bot_swiss(args)

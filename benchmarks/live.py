@@ -42,6 +42,16 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from benchmarks.store import libpq_to_url, scratch_database, setup_django
+from services.testing.processes import (
+    ManagedProcess,
+    database_backends_cpu_seconds,
+    free_port,
+    log_contains,
+    web_process,
+    worker_process,
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 HARD_BUDGET_MS = 250
 
@@ -70,6 +80,7 @@ class CommitLog:
     """Every commit notice published on Redis, in a thread of its own."""
 
     def __init__(self, redis_url: str) -> None:
+        # Function level: needs Django set up on the scratch database first (setup_django).
         import redis
 
         from games.live.notices import commits_channel, parse_commit_notices
@@ -195,6 +206,7 @@ class ListenerLoop:
 
 def create_tables(count: int, level: str, target_score: int) -> tuple[list[str], Any]:
     """N tables of four bots (lobby), and a spectator user with a token."""
+    # Function level: needs Django set up on the scratch database first (setup_django).
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
@@ -219,6 +231,7 @@ def create_tables(count: int, level: str, target_score: int) -> tuple[list[str],
 
 def start_games(table_ids: list[str], host: Any) -> float:
     """Start every game; returns the wall-clock time of the first start."""
+    # Function level: needs Django set up on the scratch database first (setup_django).
     from games.services.table_commands import StartGame, execute
 
     started = time.time()
@@ -229,6 +242,7 @@ def start_games(table_ids: list[str], host: Any) -> float:
 
 def expected_versions(table_id: str, after: int) -> list[int]:
     """What a spectator may see of the table's stream after ``after`` (the REST filter)."""
+    # Function level: needs Django set up on the scratch database first (setup_django).
     from games.selectors.visibility import events_for_viewer
 
     return [int(e["version"]) for e in events_for_viewer(table_id, None, after_version=after)]
@@ -242,6 +256,7 @@ def worker_nice_env(nice: int | None) -> dict[str, str]:
 
 def effective_worker_nice(nice: int | None) -> int:
     """The nice level the workers ran at."""
+    # Function level: needs Django set up on the scratch database first (setup_django).
     from services.worker import DEFAULT_NICE
 
     if nice is not None:
@@ -252,16 +267,6 @@ def effective_worker_nice(nice: int | None) -> int:
 def measure(args: argparse.Namespace, owner_url: str, app_url: str) -> dict[str, Any]:
     import redis
     from django.conf import settings
-
-    from benchmarks.store import libpq_to_url
-    from games.live.processes import (
-        ManagedProcess,
-        database_backends_cpu_seconds,
-        free_port,
-        log_contains,
-        web_process,
-        worker_process,
-    )
 
     redis_url = settings.REDIS_URL
     database = str(settings.DATABASES["default"]["NAME"])
@@ -487,8 +492,6 @@ def main(argv: list[str] | None = None) -> None:
         )
     if not 0 <= args.redis_db <= 15:
         parser.error("--redis-db must be 0..15")
-
-    from benchmarks.store import scratch_database, setup_django
 
     base = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0]
     os.environ["REDIS_URL"] = f"{base}/{args.redis_db}"

@@ -44,6 +44,11 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
+from eventstore.records import NewEvent, StoredEvent
+from games.domain.table import FINISHED, TableState
+from games.engine.cards import card_name
+from games.engine.hand import BIDDING, PLAYING
+from games.engine.play import legal_cards
 from services.testing import LOCAL_ONLY_SECRET_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -213,10 +218,10 @@ def store_append_step(stream_id: str) -> Callable[[int], int]:
     The ``events_committed`` receivers (live fan-out, bot dispatch) are detached for the
     step: they belong to the service figures; this one is the store's own cost.
     """
+    # Function level: needs Django set up on the scratch database first (setup_django).
     from django.db import transaction
 
     from eventstore.recorder import append
-    from eventstore.records import NewEvent
 
     def step(i: int) -> int:
         with receivers_detached(), transaction.atomic():
@@ -235,6 +240,7 @@ _detached_receivers: list[Any] = []
 def receivers_detached() -> Iterator[None]:
     """No ``events_committed`` receivers inside the block (shared by threads: the
     receivers come back when the last block ends)."""
+    # Function level: needs Django set up on the scratch database first (setup_django).
     from eventstore.signals import events_committed
 
     with _detach_lock:
@@ -288,10 +294,10 @@ def store_appends_per_second_4(seconds: float) -> float:
 
 def naive_reader_experiment(seconds: float) -> dict[str, Any]:
     """4 writers commit out of order; a naive reader and a tailing projection follow."""
+    # Function level: needs Django set up on the scratch database first (setup_django).
     from django.db import connection, transaction
 
     from eventstore.recorder import append
-    from eventstore.records import NewEvent, StoredEvent
     from eventstore.subscriptions import Projection, catch_up
 
     prefix = f"naive-{random.randrange(10**9)}"
@@ -363,7 +369,7 @@ def naive_reader_experiment(seconds: float) -> dict[str, Any]:
 
 
 def catch_up_events_per_second() -> dict[str, Any]:
-    from eventstore.records import StoredEvent
+    # Function level: needs Django set up on the scratch database first (setup_django).
     from eventstore.subscriptions import Projection, rebuild
 
     class Count(Projection):
@@ -403,7 +409,7 @@ class ServiceGame:
         self.new_table()
 
     def new_table(self) -> None:
-        from games.domain.table import TableState
+        # Function level: needs Django set up on the scratch database first (setup_django).
         from games.services.table_commands import StartGame, TakeSeat, create_table, execute
 
         created = create_table(actor=self.users[0], rules="standard")
@@ -431,9 +437,6 @@ class ServiceGame:
 
     def next_move(self) -> tuple[str, int, Any] | None:
         """(``"bid"``/``"play"``, seat, argument) for the seat to act, None when over."""
-        from games.domain.table import FINISHED
-        from games.engine.hand import BIDDING, PLAYING
-        from games.engine.play import legal_cards
 
         hand = self.state.hand
         if self.state.status == FINISHED or hand is None:
@@ -445,6 +448,7 @@ class ServiceGame:
         return None
 
     def step(self, _: int) -> int:
+        # Function level: needs Django set up on the scratch database first (setup_django).
         from games.services.table_commands import PlaceBid, PlayCard, execute
 
         move = self.next_move()
@@ -461,7 +465,7 @@ class ServiceGame:
 def service_available() -> str | None:
     """None when the tables' services can be driven, else why not."""
     try:
-        from games.domain.table import TableState  # noqa: F401
+        # Function level: the import is the probe (and needs Django set up first).
         from games.services import table_commands  # noqa: F401
     except ImportError as exc:
         return f"service figures need games.services.table_commands ({exc})"
@@ -495,13 +499,13 @@ def grow_history(target_events: int) -> int:
     """Copy the longest table stream the runs stored under new table ids until the log
     holds ``target_events`` events, so the rebuild is timed over a realistic volume of
     valid games (the service runs alone store a few thousand). Returns the log's size."""
+    # Function level: needs Django set up on the scratch database first (setup_django).
     import uuid
 
     from django.db import connection, transaction
 
     from eventstore.reading import read_stream
     from eventstore.recorder import append
-    from eventstore.records import NewEvent
 
     with connection.cursor() as cursor:
         cursor.execute(
@@ -524,6 +528,7 @@ def grow_history(target_events: int) -> int:
 
 def ledger_rebuild(target_events: int) -> tuple[dict[str, Any], list[str]]:
     """Rebuild the ledger projection over a log of about ``target_events`` events."""
+    # Function level: needs Django set up on the scratch database first (setup_django).
     from eventstore.subscriptions import rebuild, registered_projections
 
     ledgers = [p for p in registered_projections() if "ledger" in p.name]
@@ -586,13 +591,13 @@ class HttpGame:
         return answer
 
     def catch_up(self) -> None:
+        # Function level: needs Django set up on the scratch database first (setup_django).
         from eventstore.reading import read_stream
 
         for event in read_stream(self.stream_id, after_version=self.state.version):
             self.state.apply(event.type, event.data)
 
     def new_table(self) -> None:
-        from games.domain.table import TableState
 
         created = self.post("/api/tables", {"preset": "standard"}, 0)
         self.table_id = created["table_id"]
@@ -607,7 +612,6 @@ class HttpGame:
         self.catch_up()
 
     def step(self, _: int) -> int:
-        from games.engine.cards import card_name
 
         move = ServiceGame.next_move(self)  # type: ignore[arg-type]
         if move is None:

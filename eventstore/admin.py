@@ -14,7 +14,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from eventstore.models import BrokenStream, Checkpoint, Event, Stream
-from eventstore.redaction import shown_data
+from eventstore.redaction import shown_data, shown_metadata
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -37,7 +37,8 @@ class EventAdmin(ReadOnlyAdmin):
     search_fields = ("=stream_id", "=command_id")
     ordering = ("-position",)
     show_full_result_count = False
-    # The stored ``data`` is never shown as is: ``payload`` is it after the redactors.
+    # The stored ``data`` and ``metadata`` are never shown as they are: ``payload`` and
+    # ``metadata_shown`` are them after the redactors.
     fields = (
         "position",
         "stream_id",
@@ -45,7 +46,7 @@ class EventAdmin(ReadOnlyAdmin):
         "type",
         "schema_version",
         "payload",
-        "metadata",
+        "metadata_shown",
         "command_id",
         "recorded_at",
         "hash",
@@ -56,6 +57,11 @@ class EventAdmin(ReadOnlyAdmin):
     @admin.display(description="data")
     def payload(self, obj: Event) -> str:
         shown = shown_data(obj.stream_id, obj.type, dict(obj.data))
+        return json.dumps(shown, sort_keys=True, ensure_ascii=False)
+
+    @admin.display(description="metadata")
+    def metadata_shown(self, obj: Event) -> str:
+        shown = shown_metadata(obj.stream_id, obj.type, dict(obj.data), dict(obj.metadata))
         return json.dumps(shown, sort_keys=True, ensure_ascii=False)
 
 

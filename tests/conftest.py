@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from services.api.throttles import clear_throttle_counts
+
 TESTS_DIR = Path(__file__).resolve().parent
 LAYER_MARKS = {"integration": pytest.mark.integration, "e2e": pytest.mark.e2e}
 
@@ -36,7 +38,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(autouse=True)
 def fresh_throttle_counts() -> Iterator[None]:
     """The API throttles' and WebSocket limits' counts (in Redis), cleared before each test."""
-    from services.api.throttles import clear_throttle_counts
-
     clear_throttle_counts()
     yield

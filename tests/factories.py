@@ -7,6 +7,9 @@ from typing import Any
 import factory
 from django.contrib.auth import get_user_model
 
+from games.models import Table
+from games.services.table_commands import StartGame, TakeSeat, create_table, execute
+
 
 class UserFactory(factory.django.DjangoModelFactory):
     """A player whose password is ``"pw-password"``."""
@@ -50,8 +53,6 @@ class TableFactory(factory.Factory):
 
     @classmethod
     def _create(cls, model_class: Any, **kwargs: Any) -> Any:
-        from games.models import Table
-        from games.services.table_commands import StartGame, TakeSeat, create_table, execute
 
         result = create_table(
             actor=kwargs["creator"],

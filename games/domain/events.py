@@ -66,6 +66,13 @@ HIDDEN_FIELDS: dict[str, frozenset[str]] = {
     CARDS_PASSED: frozenset({"cards", "nonce"}),
 }
 
+#: The fields of a bot actor's metadata (``metadata["actor"]``) a viewer may not see until
+#: the event's hand is over: ``samples`` (how many sampled deals the search went through,
+#: which depends on the bot's hidden cards, and so does whether a search ran at all) and the
+#: ``nonce`` that keeps it out of reach of the public hash, as for :data:`HIDDEN_FIELDS`.
+#: Bot moves stored before the nonce carry ``samples`` alone; they still verify.
+HIDDEN_ACTOR_FIELDS: frozenset[str] = frozenset({"samples", "nonce"})
+
 #: Bytes of secret randomness in a nonce (128 bits: no hash search can cover them).
 NONCE_BYTES = 16
 

@@ -11,8 +11,13 @@ Every response about a table (REST, WebSocket, exports of games in progress) goe
   ``CardsPassed`` (the passer sees them; the partner once the exchange is made); each
   event's ``nonce`` goes with its cards (``games.domain.events.HIDDEN_FIELDS``), since
   with it the public hash can be searched for the cards;
+- an event's metadata is shown as stored once its hand is over (an event of no hand: once
+  the game is over); until then a bot's ``samples`` and the ``nonce`` that goes with them
+  (``games.domain.events.HIDDEN_ACTOR_FIELDS``: they depend on the bot's hidden cards)
+  and the command id are left out;
 - the event admin (``/admin/``) shows staff what a spectator sees
-  (:func:`spectator_event_data`, registered with ``eventstore.redaction``).
+  (:func:`spectator_event_data` and :func:`spectator_event_metadata`, registered with
+  ``eventstore.redaction``).
 
 The hand itself is shown through :func:`games.engine.view.seat_view`, the same function
 bots decide from.
@@ -31,7 +36,7 @@ from eventstore.reading import read_stream
 from eventstore.records import StoredEvent
 from games.domain import events as ev
 from games.domain.streams import table_id_of_stream, table_stream_id
-from games.domain.table import TableState
+from games.domain.table import ABANDONED, FINISHED, TableState
 from games.engine.bidding import legal_bids, may_bid_blind_nil
 from games.engine.cards import card_name, names_in
 from games.engine.errors import IllegalMove
@@ -56,6 +61,7 @@ __all__ = [
     "events_for_viewer",
     "notified_update",
     "spectator_event_data",
+    "spectator_event_metadata",
     "table_view",
     "viewer_seat",
     "viewer_update",
@@ -182,9 +188,29 @@ def _rendered_view(
 # ---------------------------------------------------------------- events
 
 
-def _public_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
+# What a viewer sees of an actor while the event is not settled (see _metadata_settled).
+_ACTOR_SHOWN = ("kind", "user_id", "level", "name", "strategy_version", "seed")
+
+
+def _metadata_settled(data: dict[str, Any], state: TableState) -> bool:
+    """Whether an event's metadata is shown as stored: the event's hand is over, or (an
+    event of no hand) the game is over. Until then the hidden actor fields
+    (``ev.HIDDEN_ACTOR_FIELDS``) and the command id are left out."""
+    number = data.get("hand_number")
+    if isinstance(number, int) and not isinstance(number, bool):
+        return state.hand_is_over(number)
+    return state.status in (FINISHED, ABANDONED)
+
+
+def _public_metadata(
+    data: dict[str, Any], metadata: dict[str, Any], state: TableState
+) -> dict[str, Any]:
+    # Shown as stored once settled, so the public hash re-computes for every event of a
+    # finished hand, bots' moves included (docs/tables.md, "Verifying a game by hand").
+    if _metadata_settled(data, state):
+        return dict(metadata)
     actor = metadata.get("actor") or {}
-    shown = {key: actor[key] for key in ("kind", "user_id", "level", "name") if key in actor}
+    shown = {key: actor[key] for key in _ACTOR_SHOWN if key in actor}
     return {"actor": shown}
 
 
@@ -237,6 +263,25 @@ def spectator_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> di
         return _without_hidden(type_, data)
 
 
+def spectator_event_metadata(
+    stream_id: str, type_: str, data: dict[str, Any], metadata: dict[str, Any]
+) -> dict[str, Any]:
+    """One stored event's metadata as a spectator may see it now (for the event admin).
+
+    Streams that are not tables' are shown as stored. When the table cannot be folded the
+    actor is shown without its hidden fields and without the command id.
+    """
+    table_uuid = table_id_of_stream(stream_id)
+    if table_uuid is None:
+        return dict(metadata)
+    try:
+        with reading_state(table_uuid) as state:
+            return _public_metadata(data, metadata, state)
+    except (CommandRejected, IllegalMove, KeyError, ValueError):
+        actor = metadata.get("actor") or {}
+        return {"actor": {key: actor[key] for key in _ACTOR_SHOWN if key in actor}}
+
+
 def _rendered_events(
     stored: Sequence[StoredEvent], state: TableState, seat: int | None
 ) -> list[dict[str, Any]]:
@@ -246,7 +291,7 @@ def _rendered_events(
             "type": event.type,
             "schema_version": event.schema_version,
             "data": _filtered_data(event.type, event.data, state, seat),
-            "metadata": _public_metadata(event.metadata),
+            "metadata": _public_metadata(event.data, event.metadata, state),
             "recorded_at": event.recorded_at.isoformat(),
             "hash": event.hash,
         }

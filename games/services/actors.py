@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.domain.decisions import BOT_ACTOR, SYSTEM, USER, ActorRef
+from games.domain.events import new_nonce
 
 
 @dataclass(frozen=True)
@@ -14,7 +15,9 @@ class BotActor:
 
     ``samples``: the sampled deals the strategy's search went through (``None`` when no
     search ran); with the version and seed it lets the move be decided again exactly
-    (``bots.strategies.replay``).
+    (``bots.strategies.replay``). It depends on the bot's hidden cards, so the metadata
+    also gets a fresh ``nonce`` and both are hidden until the hand is over
+    (``games.domain.events.HIDDEN_ACTOR_FIELDS``).
     """
 
     level: str
@@ -55,6 +58,9 @@ def actor_metadata(actor: Actor) -> dict[str, Any]:
         }
         if actor.samples is not None:
             bot["samples"] = actor.samples
+        # Always, not only with samples: whether a search ran depends on the hidden cards
+        # too, and without secret input the public hash would tell the few cases apart.
+        bot["nonce"] = new_nonce()
         return {"actor": bot}
     if isinstance(actor, SystemActor):
         return {"actor": {"kind": "system", "name": actor.name}}

@@ -77,6 +77,20 @@ NeedsSeed = Callable[[TableState], bool]
 Keep = Callable[[uuid.UUID, TableState, str], None]
 
 
+@dataclass(frozen=True)
+class _Command:
+    """One command as the runner's paths pass it on: everything but the expected version
+    (a retry may drop it) and how the new state is kept (which depends on whose
+    transaction it is)."""
+
+    table_id: uuid.UUID
+    actor: Actor
+    decide: Decide
+    command_id: str | None
+    needs_seed: NeedsSeed | None
+    after_append: Callable[[], None] | None
+
+
 def refusal(error: IllegalMove) -> CommandRejected:
     """The domain's refusal as the services report it (its status, 400 for the engine's)."""
     status = error.status if isinstance(error, TableRefusal) else 400
@@ -134,39 +148,22 @@ def run_command(
     table_uuid = parse_table_id(table_id)
     expected = _check_expected(expected_version)
     cid = check_command_id(command_id)
+    command = _Command(table_uuid, actor, decide, cid, needs_seed, after_append)
     if connection.in_atomic_block:
-        return _once_in_callers_transaction(
-            table_uuid, actor, decide, expected, cid, needs_seed, after_append
-        )
-    return _with_retries(table_uuid, actor, decide, expected, cid, needs_seed, after_append)
+        return _once_in_callers_transaction(command, expected)
+    return _with_retries(command, expected)
 
 
-def _with_retries(
-    table_id: uuid.UUID,
-    actor: Actor,
-    decide: Decide,
-    expected: int | None,
-    command_id: str | None,
-    needs_seed: NeedsSeed | None,
-    after_append: Callable[[], None] | None,
-) -> CommandResult:
+def _with_retries(command: _Command, expected: int | None) -> CommandResult:
     """No caller's transaction: optimistic tries, then one holding the stream."""
+    table_id = command.table_id
 
     def in_transaction(expected_now: int | None, *, hold_stream: bool) -> CommandResult:
         with transaction.atomic():
             if hold_stream:
                 lock_stream(table_stream_id(table_id))
                 forget(table_id)
-            return _append_in_transaction(
-                table_id,
-                actor,
-                decide,
-                expected_now,
-                command_id,
-                needs_seed,
-                after_append,
-                _keep_once_committed,
-            )
+            return _append_in_transaction(command, expected_now, _keep_once_committed)
 
     for attempt in range(1, RETRIES + 1):
         try:
@@ -174,46 +171,27 @@ def _with_retries(
                 # Optimistic tries lost to other writers (bots can move every few
                 # milliseconds): the last try holds the stream, so it cannot lose again.
                 return in_transaction(None, hold_stream=True)
-            if after_append is None:
-                return _append_in_one_statement(
-                    table_id, actor, decide, expected, command_id, needs_seed
-                )
+            if command.after_append is None:
+                return _append_in_one_statement(command, expected)
             return in_transaction(expected, hold_stream=False)
         except WrongExpectedVersion as conflict:
             # A stale expected version is the caller's to resolve; a lost race is retried
             # (the retry re-validates against the new state).
             final = attempt == RETRIES or (expected is not None and conflict.current != expected)
-            answer = _answer_to_conflict(conflict, table_id, command_id, final)
+            answer = _answer_to_conflict(conflict, table_id, command.command_id, final)
             if answer is not None:
                 return answer
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _once_in_callers_transaction(
-    table_id: uuid.UUID,
-    actor: Actor,
-    decide: Decide,
-    expected: int | None,
-    command_id: str | None,
-    needs_seed: NeedsSeed | None,
-    after_append: Callable[[], None] | None,
-) -> CommandResult:
+def _once_in_callers_transaction(command: _Command, expected: int | None) -> CommandResult:
     """Inside a caller's transaction a failed attempt cannot be repeated (it rolled back to
     the savepoint, but the caller's snapshot of other tables may be stale): one try."""
     try:
         with transaction.atomic():
-            return _append_in_transaction(
-                table_id,
-                actor,
-                decide,
-                expected,
-                command_id,
-                needs_seed,
-                after_append,
-                _keep_uncommitted,
-            )
+            return _append_in_transaction(command, expected, _keep_uncommitted)
     except WrongExpectedVersion as conflict:
-        answer = _answer_to_conflict(conflict, table_id, command_id, final=True)
+        answer = _answer_to_conflict(conflict, command.table_id, command.command_id, final=True)
         assert answer is not None  # a final conflict answers or raises
         return answer
 
@@ -264,20 +242,14 @@ def _decided(
             raise
 
 
-def _append_in_one_statement(
-    table_id: uuid.UUID,
-    actor: Actor,
-    decide: Decide,
-    expected: int | None,
-    command_id: str | None,
-    needs_seed: NeedsSeed | None,
-) -> CommandResult:
+def _append_in_one_statement(command: _Command, expected: int | None) -> CommandResult:
     """Autocommit: the append and the read model's UPDATE are one statement, one round trip
     that is the whole transaction (committed when ``append`` returns; a refused append
     changed nothing)."""
+    table_id, command_id = command.table_id, command.command_id
     try:
         state, head_hash, base_version, domain_events = _decided(
-            table_id, decide, expected, needs_seed
+            table_id, command.decide, expected, command.needs_seed
         )
     except IllegalMove as error:
         duplicate = _duplicate_now(table_id, command_id)
@@ -288,7 +260,7 @@ def _append_in_one_statement(
     result = append(
         table_stream_id(table_id),
         base_version,
-        new_events(domain_events, actor),
+        new_events(domain_events, command.actor),
         command_id=command_id,
         read_model=update_statement(table_id, state, seats_changed),
         expected_hash=head_hash,
@@ -299,21 +271,13 @@ def _append_in_one_statement(
     return command_result(table_id, result)
 
 
-def _append_in_transaction(
-    table_id: uuid.UUID,
-    actor: Actor,
-    decide: Decide,
-    expected: int | None,
-    command_id: str | None,
-    needs_seed: NeedsSeed | None,
-    after_append: Callable[[], None] | None,
-    keep: Keep,
-) -> CommandResult:
+def _append_in_transaction(command: _Command, expected: int | None, keep: Keep) -> CommandResult:
     """Inside a transaction (the caller's or the runner's): append, ``after_append``, then
     the read model's UPDATE; ``keep`` offers the new state to the cache."""
+    table_id, command_id = command.table_id, command.command_id
     try:
         state, head_hash, base_version, domain_events = _decided(
-            table_id, decide, expected, needs_seed
+            table_id, command.decide, expected, command.needs_seed
         )
     except IllegalMove as error:
         duplicate = None if command_id is None else _duplicate(table_id, command_id)
@@ -323,15 +287,15 @@ def _append_in_transaction(
     result = append(
         table_stream_id(table_id),
         base_version,
-        new_events(domain_events, actor),
+        new_events(domain_events, command.actor),
         command_id=command_id,
         expected_hash=head_hash,
         context={"table_id": str(table_id), "bot_to_act": state.bot_to_act()},
     )
     if result.duplicate:
         return command_result(table_id, result)
-    if after_append is not None:
-        after_append()
+    if command.after_append is not None:
+        command.after_append()
     seats_changed = any(event.type in SEAT_EVENTS for event in domain_events)
     update_row(table_id, state, result.events[-1].recorded_at, seats_changed)
     keep(table_id, state, result.events[-1].hash)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
 
-from services.worker import lower_priority
+from services.worker import DEFAULT_NICE, lower_priority
 
 
 @pytest.mark.parametrize("raw", ["-1", "20", "ten", "1.5"])
@@ -24,10 +26,6 @@ def test_zero_leaves_the_priority_alone(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_by_default_the_worker_yields_the_cpu_to_the_web() -> None:
-    import subprocess
-    import sys
-
-    from services.worker import DEFAULT_NICE
 
     script = (
         "import os; from services.worker import lower_priority; "

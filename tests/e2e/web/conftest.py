@@ -1,7 +1,7 @@
 """Browser tests of the web client against the real stack.
 
 One daphne (HTTP + WebSocket) and one Celery worker (bot moves) run as child processes
-(``games.live.processes``) on the pytest test database, for the whole session; Debian's
+(``services.testing.processes``) on the pytest test database, for the whole session; Debian's
 Chromium is driven by Playwright's sync API. The children must see what the browser
 commits, so nothing here wraps the database in a transaction: every test signs up its
 own user and makes its own tables.
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from games.live.processes import ManagedProcess
+from services.testing.processes import ManagedProcess
 
 CHROMIUM = os.environ.get("SPADES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -80,7 +80,7 @@ def server(e2e_db: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
     from django.conf import settings
     from django.db import connection
 
-    from games.live.processes import database_env, free_port, web_process, worker_process
+    from services.testing.processes import database_env, free_port, web_process, worker_process
 
     env = database_env(connection.settings_dict, settings.REDIS_URL)
     env.update({"SPADES_WATCHDOG_INTERVAL": "1", "SPADES_BOT_OVERDUE_SECONDS": "1.5"})

@@ -30,7 +30,7 @@ def projector(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Itera
     from django.conf import settings
     from django.db import connection
 
-    from games.live.processes import ManagedProcess, database_env
+    from services.testing.processes import ManagedProcess, database_env
 
     env = database_env(connection.settings_dict, settings.REDIS_URL)
     logs = tmp_path_factory.mktemp("e2e-projector")

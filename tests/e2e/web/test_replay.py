@@ -10,10 +10,17 @@ import uuid
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+from games.engine.cards import card_name, names_in
+from games.services.table_commands import HandSeatToBot, execute
+from games.services.table_state import reading_state
+from scoring.services.presets import create_preset
 from tests.e2e.web.conftest import SCREENSHOTS
 from tests.e2e.web.steps import assert_controls_named, continue_table, sign_up, started_table
+from tests.factories import TableFactory, UserFactory
+from tests.integration.tables.helpers import play_moves
 
 SIZES = [pytest.param(1280, 900, id="desktop"), pytest.param(390, 844, id="phone")]
 NAMES = ("north", "east", "south", "west")
@@ -23,8 +30,6 @@ BID_WORDS = {"nil": "Nil", "blind_nil": "Blind nil"}
 
 def human_table() -> tuple[str, dict[int, Any]]:
     """A started table of four human players (needs ``orm``)."""
-    from tests.factories import TableFactory, UserFactory
-
     users = {s: UserFactory(username=f"e2e-{NAMES[s]}-{uuid.uuid4().hex[:8]}") for s in range(4)}
     table = TableFactory(
         creator=users[0],
@@ -36,7 +41,6 @@ def human_table() -> tuple[str, dict[int, Any]]:
 
 
 def finished_table(seed: int) -> str:
-    from tests.integration.tables.helpers import play_moves
 
     table_id, users = human_table()
     play_moves(table_id, users, random.Random(seed))
@@ -45,9 +49,6 @@ def finished_table(seed: int) -> str:
 
 def table_in_second_hand(seed: int) -> str:
     """A table in play: hand 1 over, hand 2 bid and six cards played."""
-    from games.services.table_state import reading_state
-    from tests.integration.tables.helpers import play_moves
-
     table_id, users = human_table()
     rng = random.Random(seed)
     while True:
@@ -206,7 +207,6 @@ def points(value: int) -> str:
 def test_the_same_game_rescored_under_another_preset_marks_the_forbidden_play(
     page: Any, orm: None
 ) -> None:
-    from scoring.services.presets import create_preset
 
     name = f"e2e-clubs-{uuid.uuid4().hex[:8]}"
     rules = {k: v for k, v in QUICK_RULES.items() if k != "preset"}
@@ -278,8 +278,6 @@ def test_the_badge_links_to_the_recipe_and_the_record_downloads(page: Any, orm: 
 def test_a_spectator_of_a_table_in_play_sees_no_card_of_the_hand_in_play(
     page: Any, orm: None
 ) -> None:
-    from games.engine.cards import card_name, names_in
-    from games.services.table_state import reading_state
 
     table_id = table_in_second_hand(seed=34)
     with reading_state(table_id) as state:
@@ -315,9 +313,6 @@ def test_a_spectator_of_a_table_in_play_sees_no_card_of_the_hand_in_play(
 
 
 def test_the_play_page_draws_the_score_history_one_point_per_hand(page: Any, orm: None) -> None:
-    from django.contrib.auth import get_user_model
-
-    from games.services.table_commands import HandSeatToBot, execute
 
     username = sign_up(page)
     table_id = started_table(

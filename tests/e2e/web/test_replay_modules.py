@@ -9,6 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from games.engine.cards import card_name
 from games.engine.record import record_from_game
 from games.engine.rules import rules_from_spec
 from games.engine.seats import SEAT_NAMES
@@ -36,7 +37,6 @@ def replay_answer(seed: str) -> tuple[dict[str, Any], list[list[dict[str, str]]]
 
 
 def _name(card: int) -> str:
-    from games.engine.cards import card_name
 
     return card_name(card)
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.apps import apps
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from eventstore.models import Event
 from tests.factories import AdminFactory, UserFactory
 
 PASSWORD = "correct horse battery staple"
@@ -57,8 +60,6 @@ SEATS = ("north", "east", "south", "west")
 
 def event_count() -> int:
     """Every stored event, all streams: the "nothing written" probe."""
-    from eventstore.models import Event
-
     return Event.objects.count()
 
 
@@ -110,8 +111,4 @@ def builtin_presets(transactional_db: Any) -> None:
     serialized: a UniqueViolation that depended on the order tests ran in. So these tests
     seed the presets again, the migration's way (get_or_create, so idempotent).
     """
-    import importlib
-
-    from django.apps import apps
-
     importlib.import_module("scoring.migrations.0002_seed_presets").seed(apps, None)

@@ -6,6 +6,9 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from games.models import Table
+from games.services import quick_game
+from games.services.errors import CommandRejected
 from tests.integration.api.conftest import event_count
 
 BOTS = {
@@ -63,9 +66,6 @@ def test_a_quick_game_needs_a_signed_in_player(anonymous: APIClient) -> None:
 
 
 def test_a_start_that_fails_takes_the_new_table_with_it(alice: APIClient, monkeypatch: Any) -> None:
-    from games.models import Table
-    from games.services import quick_game
-    from games.services.errors import CommandRejected
 
     def failing_start(*args: Any, **kwargs: Any) -> None:
         raise CommandRejected("cannot_start", "The game cannot start.", 409)

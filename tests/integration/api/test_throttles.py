@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from services.api.throttles import clear_throttle_counts
+from services.api.throttles import CommandThrottle, LoginThrottle, clear_throttle_counts
 from tests.integration.api.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -150,8 +150,6 @@ def test_counts_live_in_redis_and_can_be_cleared(rates: Callable[..., None]) -> 
 def test_default_rates_allow_real_play(settings: Any) -> None:
     """The shipped limits: a guesser gets 10 tries a minute; a player far more commands
     than a hand needs (13 plays and a bid in well under a minute, for several tables)."""
-    from services.api.throttles import CommandThrottle, LoginThrottle
-
     login_throttle, command_throttle = LoginThrottle(), CommandThrottle()
 
     assert (login_throttle.num_requests, login_throttle.duration) == (10, 60)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 
 from eventstore import errors, reading, recorder, verification
 from eventstore.hashing import GENESIS_HASH
+from eventstore.models import Event
 from eventstore.records import NewEvent
 
 pytestmark = pytest.mark.django_db
@@ -122,9 +123,6 @@ def test_tuples_come_back_as_lists_and_unicode_is_kept(stream_prefix: str) -> No
 
 
 def test_first_events_can_be_found_by_command_id_alone(stream_prefix: str) -> None:
-    from django.db import connection
-
-    from eventstore.models import Event
 
     append(f"{stream_prefix}-new", 0, NewEvent("TableCreated", {}), command_id="create-x")
     query = Event.objects.filter(command_id="create-x", version=1).values_list("stream_id")

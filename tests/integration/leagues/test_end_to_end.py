@@ -16,7 +16,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games.live.processes import ManagedProcess, log_contains
+from services.testing.processes import ManagedProcess, log_contains
 from tests.integration.live.conftest import Processes, new_user, wait_until
 
 from .conftest import tamper_last_pairing

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from games.live.processes import free_port, port_open
 from services.testing import LOCAL_ONLY_SECRET_KEY
+from services.testing.processes import free_port, port_open
 from tests.unit.leagues.test_competition_file import GOOD
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -1,7 +1,7 @@
 """Live-play fixtures: real PostgreSQL (the test database), real Redis, real processes.
 
 The Celery worker, the scheduler (beat) and daphne run as child processes
-(``games.live.processes``) pointed at the pytest test database as its owner, so they see
+(``services.testing.processes``) pointed at the pytest test database as its owner, so they see
 what the test commits and the test sees what they commit. Hence these tests commit for
 real: they use ``django_db_blocker.unblock()`` instead of the ``django_db`` mark (no
 wrapping transaction, no flush), and every test works on tables of its own. Unmarked DB
@@ -20,9 +20,22 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection, connections
+from django.test.utils import setup_databases, teardown_databases
+from rest_framework.authtoken.models import Token
 
+from bots.strategies.registry import get_strategy
+from bots.turns import call_move
+from eventstore.reading import read_stream
+from eventstore.verification import verify_stream
+from games.engine.view import seat_view
 from games.live.announcer import flush_announcements
-from games.live.processes import (
+from games.live.tables import reading_table
+from games.models import Table
+from games.services import table_commands
+from games.services.table_commands import StartGame, TakeSeat, execute
+from services.testing.processes import (
     ManagedProcess,
     ProcessFailed,
     database_env,
@@ -42,9 +55,6 @@ def live_db(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
     way, sessions that Channels' thread pool left open on it are ended first, so the test
     database can be dropped.
     """
-    from django.db import connection, connections
-    from django.test.utils import setup_databases, teardown_databases
-
     with django_db_blocker.unblock():
         created = None
         if connection.settings_dict["NAME"] != connection.creation._get_test_db_name():
@@ -68,8 +78,6 @@ def live_env(live_db: None) -> Iterator[dict[str, str]]:
     """Environment for child processes: the test database, this run's Redis, fast jobs,
     and queues of this run's own (this process sends to them too), so a worker left
     running elsewhere on the same Redis database cannot take this run's bot turns."""
-    from django.db import connection
-
     prefix = f"test-{uuid.uuid4().hex[:8]}-"
     previous = os.environ.get("SPADES_QUEUE_PREFIX")
     os.environ["SPADES_QUEUE_PREFIX"] = prefix
@@ -187,8 +195,6 @@ SEAT_NAMES = ("north", "east", "south", "west")
 
 def new_user(prefix: str = "live") -> Any:
     """A fresh user (committed)."""
-    from django.contrib.auth import get_user_model
-
     return get_user_model().objects.create_user(
         username=f"{prefix}-{uuid.uuid4().hex[:10]}", password="live-password-123"
     )
@@ -196,8 +202,6 @@ def new_user(prefix: str = "live") -> Any:
 
 def token_for(user: Any) -> str:
     """The user's DRF token."""
-    from rest_framework.authtoken.models import Token
-
     token, _ = Token.objects.get_or_create(user=user)
     return str(token.key)
 
@@ -211,14 +215,12 @@ def create_table(
     turn_timer_seconds: int | None = None,
 ) -> str:
     """A table whose seats are bots of ``level`` except ``humans`` (seat name -> user)."""
-    from games.services.table_commands import StartGame, TakeSeat, create_table, execute
-
     humans = humans or {}
     seats = {
         name: {"kind": "human"} if name in humans else {"kind": "bot", "level": level}
         for name in SEAT_NAMES
     }
-    result = create_table(
+    result = table_commands.create_table(
         actor=creator, rules=SHORT_RULES, seats=seats, turn_timer_seconds=turn_timer_seconds
     )
     table_id = str(result.table_id)
@@ -230,13 +232,11 @@ def create_table(
 
 
 def table_row(table_id: str) -> Any:
-    from games.models import Table
 
     return Table.objects.get(pk=table_id)
 
 
 def stream_events(table_id: str) -> list[Any]:
-    from eventstore.reading import read_stream
 
     return read_stream(f"table-{table_id}")
 
@@ -244,8 +244,6 @@ def stream_events(table_id: str) -> list[Any]:
 def assert_history_sound(table_id: str) -> list[Any]:
     """Versions 1..N without gap, hash chain valid, and the read model at N (once the game
     is over; before, at most N)."""
-    from eventstore.verification import verify_stream
-
     read_model_version = table_row(table_id).version  # first: a live table moves on
     events = stream_events(table_id)
     assert [event.version for event in events] == list(range(1, len(events) + 1))
@@ -272,11 +270,6 @@ def wait_for_status(table_id: str, status: str, timeout: float, processes: Proce
 
 def human_move(table_id: str, user: Any, seat: int) -> Any:
     """The move an Easy strategy would make for ``seat``, sent as the human ``user``."""
-    from bots.strategies.registry import get_strategy
-    from bots.turns import call_move
-    from games.engine.view import seat_view
-    from games.live.tables import reading_table
-
     with reading_table(table_id) as state:
         version = state.version
         view = seat_view(state.hand, seat, state.team_totals(), state.team_bags())

@@ -5,8 +5,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import redis
+from django.conf import settings
+
 from bots.turns import turn_seed
 from eventstore.reading import read_stream
+from games.live.announcer import flush_announcements
+from games.services.table_commands import HandSeatToBot, TakeSeatBack, execute
+from services.celery import bots_queue
 from tests.integration.live.conftest import (
     Processes,
     assert_history_sound,
@@ -94,7 +100,6 @@ def test_one_human_and_three_bots_advance_after_each_human_move(
 
 
 def test_hand_a_seat_to_a_bot_and_take_it_back(live_db: Any, processes: Processes) -> None:
-    from games.services.table_commands import HandSeatToBot, TakeSeatBack, execute
 
     processes.worker()
     human = new_user()
@@ -172,13 +177,8 @@ def test_a_human_whose_turn_timer_runs_out_is_played_by_a_normal_bot(
 def test_the_watchdog_resends_a_bot_turn_whose_message_was_lost(
     live_db: Any, processes: Processes
 ) -> None:
-    import redis
-    from django.conf import settings
-
-    from services.celery import bots_queue
 
     table_id = create_table(new_user())  # its commit queues the first bot turn...
-    from games.live.announcer import flush_announcements
 
     flush_announcements()
     broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)

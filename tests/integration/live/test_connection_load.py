@@ -21,8 +21,11 @@ from collections import Counter
 from typing import Any
 
 import psycopg
+from django.db import connection
 
-from games.live.processes import database_url
+from eventstore.reading import read_stream
+from games.services.table_commands import create_table
+from services.testing.processes import database_url
 from tests.integration.live.conftest import SEAT_NAMES, SHORT_RULES, Processes, new_user, token_for
 
 CLIENTS = 64
@@ -95,8 +98,6 @@ def watch_sessions(conninfo: str, application_name: str, load: Load) -> None:
 
 def waiting_table(creator: Any) -> str:
     """A table that has not started: its south seat is free for a human."""
-    from games.services.table_commands import create_table
-
     seats = {name: {"kind": "human" if name == "south" else "bot"} for name in SEAT_NAMES}
     return str(create_table(actor=creator, rules=SHORT_RULES, seats=seats).table_id)
 
@@ -104,7 +105,6 @@ def waiting_table(creator: Any) -> str:
 def test_a_web_process_under_64_clients_stays_within_its_pool(
     live_db: Any, processes: Processes
 ) -> None:
-    from django.db import connection
 
     application_name = f"spades-load-{uuid.uuid4().hex[:8]}"
     processes.env = {
@@ -149,7 +149,6 @@ def test_a_web_process_under_64_clients_stays_within_its_pool(
     assert load.peak_sessions > 0, summary  # the watcher saw the web's sessions at all
     # Every client got answers, and the commands really appended (200, not refusals).
     assert load.statuses[200] >= 2 * CLIENTS, summary
-    from eventstore.reading import read_stream
 
     appended = [len(read_stream(f"table-{table_id}")) for table_id in tables]
     assert min(appended) >= 2, (summary, appended)

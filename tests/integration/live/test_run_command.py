@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from games.live.processes import free_port
+from services.testing.processes import free_port
 from tests.integration.live.conftest import wait_until
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -7,13 +7,16 @@ the catch-up read), or a committed fold whose head hash is not the stored one.""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from eventstore.reading import read_stream
+from eventstore.records import StoredEvent
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState
+from games.live.rendered_updates import events_since, shared_update
 from games.selectors.visibility import (
     events_for_viewer,
     notified_update,
@@ -94,7 +97,6 @@ def test_viewer_update_is_table_view_plus_events_for_viewer(settings: Any) -> No
 
 @pytest.mark.django_db
 def test_connections_of_one_table_share_a_rendering_per_seat(settings: Any) -> None:
-    from games.live.rendered_updates import events_since, shared_update
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     users = {seat: UserFactory() for seat in range(4)}
@@ -130,9 +132,6 @@ def test_connections_of_one_table_share_a_rendering_per_seat(settings: Any) -> N
 def test_events_a_notice_carried_stand_in_for_the_read_only_if_they_chain(
     settings: Any, django_assert_num_queries: Any
 ) -> None:
-    from dataclasses import replace
-
-    from eventstore.records import StoredEvent
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     users = {seat: UserFactory() for seat in range(4)}

@@ -18,9 +18,12 @@ from django.db import connection
 from django.test import Client
 from websockets.sync.client import connect
 
+from eventstore.signals import events_committed
+from games.live.fanout import on_events_committed
 from games.selectors.visibility import events_for_viewer
 from games.services import table_commands
 from games.services.table_commands import HandSeatToBot, StartGame, TakeSeat, execute
+from services.asgi import application
 from tests.integration.live.conftest import (
     SEAT_NAMES,
     SHORT_RULES,
@@ -39,7 +42,6 @@ ORIGIN = (b"origin", b"http://127.0.0.1")
 def communicator(
     table_id: str, *, token: str | None = None, cookie: str | None = None, after: int | None = None
 ) -> WebsocketCommunicator:
-    from services.asgi import application
 
     query = []
     if token is not None:
@@ -129,7 +131,6 @@ def assert_no_hidden_cards(messages: list[dict[str, Any]], seat: str | None) -> 
 def test_communicators_get_every_event_once_in_order_filtered_for_their_seat(
     live_db: Any, processes: Processes
 ) -> None:
-    from games.services.table_commands import StartGame, execute
 
     processes.worker()
     human = new_user()
@@ -261,8 +262,6 @@ def test_a_real_client_against_daphne_gets_every_event_once_and_recovers(
 def test_a_lost_group_notice_is_repaired_by_the_periodic_resync(
     live_db: Any, settings: Any
 ) -> None:
-    from eventstore.signals import events_committed
-    from games.live.fanout import on_events_committed
 
     settings.WS_RESYNC_SECONDS = 0.5
     creator, player = new_user(), new_user()

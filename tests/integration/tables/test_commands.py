@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import uuid
 from typing import Any
 
@@ -29,7 +30,7 @@ from games.services.table_commands import (
 )
 from games.services.table_state import forget, reading_state
 from tests.factories import TableFactory, UserFactory
-from tests.integration.tables.helpers import BOT
+from tests.integration.tables.helpers import BOT, play_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -171,7 +172,8 @@ def test_bots_move_for_bot_seats_with_their_version_in_the_metadata(users):
     )
     bot = BotActor(level="hard", strategy_version="hard-2", seed=42)
     result = execute(PlaceBid(table.id, "east", 4), bot)
-    actor = result.events[0].metadata["actor"]
+    actor = dict(result.events[0].metadata["actor"])
+    assert re.fullmatch(r"[0-9a-f]{32}", actor.pop("nonce"))
     assert actor == {"kind": "bot", "level": "hard", "strategy_version": "hard-2", "seed": 42}
     error = rejected(execute, PlaceBid(table.id, "east", 3), users[1])
     assert error.status == 403
@@ -233,7 +235,6 @@ def test_create_table_is_idempotent_too(users):
 def test_read_model_moves_with_every_command(users):
     table = full_table(users)
     rng = random.Random(5)
-    from tests.integration.tables.helpers import play_moves
 
     def same_version() -> None:
         row = Table.objects.get(id=table.id)

@@ -8,15 +8,15 @@ from functools import partial
 from typing import Any
 
 import pytest
-from django.db import connections
+from django.db import connection, connections
 
 from eventstore.reading import read_stream
 from games.models import Table
-from games.services import command_runner
+from games.services import command_runner, table_state
 from games.services.errors import CommandRejected
 from games.services.table_commands import CommandResult, PlaceBid, TakeSeat, create_table, execute
 from games.services.table_state import forget, reading_state
-from tests.factories import TableFactory
+from tests.factories import TableFactory, UserFactory
 from tests.integration.tables.helpers import actor_for, send
 from tests.unit.domain.playing import random_move
 
@@ -118,8 +118,6 @@ def test_the_same_command_id_from_many_threads_appends_once(users):
 
 def test_a_stale_cached_state_never_decides_wrongly(users):
     """Another process appended: this process's trusted cache entry is behind the stream."""
-    from games.services import table_state
-
     table = started_table(users)
     key = str(table.id)
 
@@ -151,9 +149,6 @@ def test_a_stale_cached_state_never_decides_wrongly(users):
 def test_a_command_that_keeps_losing_races_holds_the_stream_on_its_last_try(
     users: dict[int, Any], monkeypatch: Any
 ) -> None:
-    from django.db import connection
-
-    from tests.factories import UserFactory
 
     table_id = create_table(actor=users[0], rules="standard").table_id
     rivals = iter([(UserFactory(), "east"), (UserFactory(), "south"), (UserFactory(), "west")])

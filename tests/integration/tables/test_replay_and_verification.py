@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from rest_framework.test import APIClient
 
 from eventstore.reading import read_stream
 from games.domain import events as ev
+from games.engine.cards import card_name, names_in
+from games.engine.deal import shuffled_deck
+from games.selectors.verification import WITHHELD
 from games.services.export import export_table
 from games.services.table_state import forget, reading_state
 from tests.factories import TableFactory
 from tests.integration.tables.helpers import QUICK_RULES, play_moves
 from tests.integration.tables.test_audit import finished_table, rewrite_consistently
+from web.pages import verifying_section
 
 pytestmark = pytest.mark.django_db
 NAMES = ("north", "east", "south", "west")
@@ -167,13 +173,11 @@ def test_replay_of_a_game_in_play_holds_nothing_of_the_hand_in_play(users):
 
 
 def sorted_names(mask: int) -> list[str]:
-    from games.engine.cards import names_in
 
     return list(names_in(mask))
 
 
 def names_of(cards: Any) -> list[str]:
-    from games.engine.cards import card_name
 
     return [card_name(card) for card in cards]
 
@@ -197,13 +201,6 @@ def test_the_replay_page_and_the_recipe_are_served(users):
 def test_the_verification_recipe_in_the_docs_holds_for_a_finished_game(users):
     """The code blocks of docs/tables.md "Verifying a game by hand", run as written (with
     the site read through the test client, and formats.md's shuffle from the engine)."""
-    from pathlib import Path
-
-    from django.conf import settings
-
-    from games.engine.deal import shuffled_deck
-    from web.pages import verifying_section
-
     table = finished_table(users, seed=28)
     section = verifying_section((Path(settings.BASE_DIR) / "docs" / "tables.md").read_text())
     blocks = section.split("```python\n")[1:]
@@ -226,7 +223,6 @@ def test_the_verification_recipe_in_the_docs_holds_for_a_finished_game(users):
 
 
 def test_a_broken_fold_of_a_game_in_play_names_no_card(users):
-    from games.selectors.verification import WITHHELD
 
     table = in_play_after_one_hand(users, seed=29)
     stream_id = f"table-{table.id}"

@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from games.domain import decisions as d
 from games.domain.events import DomainEvent
 from games.domain.table import TableState
 from games.engine.cards import card_name
 from games.engine.hand import BIDDING
 from games.engine.moves import BID, BLIND_NIL, PASS, PLAY, legal_moves
+from games.engine.rules import rules_from_spec
 
 
 @dataclass(frozen=True)
@@ -57,9 +59,6 @@ def play_random_game(
 
     Seats: north, south and west are users 1, 3 and 4; east is a bot.
     """
-    from games.domain import decisions as d
-    from games.engine.rules import rules_from_spec
-
     state = TableState()
     out: list[DomainEvent] = []
     out += d.decide_create(

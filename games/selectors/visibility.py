@@ -12,7 +12,13 @@ Every response about a table (REST, WebSocket, exports of games in progress) goe
   event's ``nonce`` goes with its cards (``games.domain.events.HIDDEN_FIELDS``), since
   with it the public hash can be searched for the cards;
 - the event admin (``/admin/``) shows staff what a spectator sees
-  (:func:`spectator_event_data`, registered with ``eventstore.redaction``).
+  (:func:`spectator_event_data`, registered with ``eventstore.redaction``);
+- at a table created with a ``spectator_delay_tricks`` of N, a spectator is shown the table
+  as of the stream prefix that ends N completed tricks behind play
+  (``TableState.spectator_version``): the view, the events, its version, the export, the
+  replay and the verification all stop there, and the prefix is filtered like any other
+  state (a hand is over for a spectator only once the prefix holds its last card). Seated
+  players see the table live.
 
 The hand itself is shown through :func:`games.engine.view.seat_view`, the same function
 bots decide from.
@@ -45,6 +51,7 @@ from games.services.read_model import kept_usernames, seat_rows
 from games.services.table_state import (
     fresh_state,
     parse_table_id,
+    prefix_state,
     put_back,
     reading_state,
     take_committed,
@@ -60,6 +67,7 @@ __all__ = [
     "viewer_seat",
     "viewer_update",
     "viewer_user_id",
+    "visible_version",
 ]
 
 
@@ -78,6 +86,32 @@ def _viewer_id(viewer: Any) -> int | None:
 def viewer_seat(state: TableState, viewer: Any) -> int | None:
     """The seat ``viewer`` holds at the table (None for spectators)."""
     return state.seat_of(_viewer_id(viewer))
+
+
+def _shown_state(
+    table_uuid: uuid.UUID, state: TableState, seat: int | None, *, read: bool = True
+) -> TableState | None:
+    """The state ``seat`` is shown: ``state`` itself for a seat (and at a table without a
+    spectator delay); for a spectator the prefix that ends at ``state.spectator_version()``.
+    None when that prefix is not cached and ``read`` is False."""
+    if seat is not None:
+        return state
+    cut = state.spectator_version()
+    if cut >= state.version:
+        return state
+    found = prefix_state(table_uuid, cut, read=read)
+    return found[0] if found is not None else None
+
+
+def visible_version(table_id: object, viewer: Any) -> int:
+    """The last stream version ``viewer`` may be shown anything of: the table's version for
+    a seated player, the delayed one for a spectator of a table with a spectator delay
+    (raises CommandRejected 404). Exports, replays and verifications stop there."""
+    table_uuid = parse_table_id(table_id)
+    with reading_state(table_uuid) as state:
+        if viewer_seat(state, viewer) is not None:
+            return state.version
+        return state.spectator_version()
 
 
 def _seat_name(seat: int) -> str | None:
@@ -153,7 +187,10 @@ def table_view(table_id: object, viewer: Any) -> dict[str, Any]:
     """The table as ``viewer`` may see it, JSON-ready (raises CommandRejected 404)."""
     table_uuid = parse_table_id(table_id)
     with reading_state(table_uuid) as state:
-        return _rendered_view(table_uuid, state, viewer_seat(state, viewer))
+        seat = viewer_seat(state, viewer)
+        shown = _shown_state(table_uuid, state, seat)
+        assert shown is not None  # read=True always finds the prefix
+        return _rendered_view(table_uuid, shown, seat)
 
 
 def _rendered_view(
@@ -169,6 +206,7 @@ def _rendered_view(
         "rules": dict(state.rules_snapshot),
         "preset": {"name": state.preset_name, "version": state.preset_version},
         "turn_timer_seconds": state.turn_timer_seconds,
+        "spectator_delay_tricks": state.spectator_delay_tricks,
         "created_by": state.created_by,
         "seats": seat_rows(state, usernames),
         "your_seat": _seat_name(seat) if seat is not None else None,
@@ -232,7 +270,9 @@ def spectator_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> di
         return dict(data)
     try:
         with reading_state(table_uuid) as state:
-            return _filtered_data(type_, data, state, None)
+            shown = _shown_state(table_uuid, state, None)
+            assert shown is not None  # read=True always finds the prefix
+            return _filtered_data(type_, data, shown, None)
     except (CommandRejected, IllegalMove, KeyError, ValueError):
         return _without_hidden(type_, data)
 
@@ -268,8 +308,10 @@ def events_for_viewer(
     after_version = _valid_after(after_version)
     with reading_state(table_uuid) as state:
         seat = viewer_seat(state, viewer)
-        # Read up to the folded version only, so the filter and the events agree.
-        wanted = state.version - after_version
+        shown = _shown_state(table_uuid, state, seat)
+        assert shown is not None  # read=True always finds the prefix
+        # Read up to the shown version only, so the filter and the events agree.
+        wanted = shown.version - after_version
         if limit is not None:
             wanted = min(wanted, max(limit, 0))
         stored = (
@@ -277,7 +319,7 @@ def events_for_viewer(
             if wanted > 0
             else []
         )
-        return _rendered_events(stored, state, seat)
+        return _rendered_events(stored, shown, seat)
 
 
 # ---------------------------------------------------------------- both at once
@@ -287,12 +329,16 @@ def events_for_viewer(
 class ViewerUpdate:
     """What one viewer is sent after a commit: the table at ``version`` and the viewer's
     events with ``after < version``, rendered by the same code as :func:`table_view` and
-    :func:`events_for_viewer` (so one fold and one read give exactly what those two give)."""
+    :func:`events_for_viewer` (so one fold and one read give exactly what those two give).
+
+    ``version`` is the viewer's (a delayed spectator's is behind the table);
+    ``table_version`` the table's, which the update was rendered from."""
 
     version: int
     seat: int | None
     view: dict[str, Any]
     events: list[dict[str, Any]]
+    table_version: int
 
 
 def chained_tail(
@@ -338,11 +384,18 @@ def notified_update(
         if tail is None or usernames is None:
             return None
         seat = viewer_seat(state, viewer)
+        shown = _shown_state(table_uuid, state, seat, read=False)
+        if shown is None:
+            return None
+        if shown is not state:
+            # A delayed spectator's prefix: its players' names are those kept for the table.
+            tail = [event for event in tail if event.version <= shown.version]
         return ViewerUpdate(
-            state.version,
+            shown.version,
             seat,
-            _rendered_view(table_uuid, state, seat, usernames),
-            _rendered_events(tail, state, seat),
+            _rendered_view(table_uuid, shown, seat, usernames),
+            _rendered_events(tail, shown, seat),
+            state.version,
         )
     finally:
         # Committed: the events came from a commit notice and chain onto committed ones.
@@ -398,13 +451,16 @@ def viewer_update(
                 state.apply(event.type, event.data)
                 head_hash = event.hash
     try:
-        stored = [event for event in stored if after_version < event.version <= state.version]
         seat = viewer_seat(state, viewer)
+        shown = _shown_state(table_uuid, state, seat)
+        assert shown is not None  # read=True always finds the prefix
+        stored = [event for event in stored if after_version < event.version <= shown.version]
         update = ViewerUpdate(
-            state.version,
+            shown.version,
             seat,
-            _rendered_view(table_uuid, state, seat),
-            _rendered_events(stored, state, seat),
+            _rendered_view(table_uuid, shown, seat),
+            _rendered_events(stored, shown, seat),
+            state.version,
         )
     finally:
         # Outside a transaction every event read was committed.

@@ -9,7 +9,8 @@ North-South / East-West as paired (a reserve who came in sits for the player out
 competition with ``bot_level`` has bots play every seat (its results are flagged as
 bot-played and not rated).  The turn timer is the competition's grace time: a player who
 does not play in time is replaced by a bot (games' own timeout), and the result is
-flagged.
+flagged.  Spectators of every table see it ``spectator_delay_tricks`` completed tricks
+behind play, as the competition pinned at creation (0: live).
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ def start_round(user: Any, competition_id: object, round_number: object) -> Comp
     grace = int(state.config.get("grace_minutes", 10)) * 60
     timer = None if bot_level else max(5, min(grace, 86_400)) if grace else None
     fixed = state.config["match_format"]["fixed_hands"]
+    delay = int(state.config.get("spectator_delay_tricks", 0))
     tables: list[tuple[int, str, dict[str, Any]]] = []
     for pairing in paired.pairing.matches:
         ns = state.players_in(pairing.north_south, round_number)
@@ -84,6 +86,7 @@ def start_round(user: Any, competition_id: object, round_number: object) -> Comp
                 preset_version=version,
                 seats=seats,
                 turn_timer_seconds=timer,
+                spectator_delay_tricks=delay,
                 command_id=command,
             )
             table_id = str(created.table_id)

@@ -75,7 +75,7 @@ class TableListView(DomainErrorsMixin, APIView):
             status=query.validated_data.get("status"),
             player_id=player_id,
         )
-        return Response(presenters.table_page(page))
+        return Response(presenters.table_page(page, viewer_of(request)))
 
     @extend_schema(
         operation_id="tables_create",

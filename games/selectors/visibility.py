@@ -27,7 +27,8 @@ bots decide from.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +62,9 @@ from games.services.table_state import (
 __all__ = [
     "ViewerUpdate",
     "events_for_viewer",
+    "hands_shown",
     "notified_update",
+    "shown_state",
     "spectator_event_data",
     "table_view",
     "viewer_seat",
@@ -112,6 +115,31 @@ def visible_version(table_id: object, viewer: Any) -> int:
         if viewer_seat(state, viewer) is not None:
             return state.version
         return state.spectator_version()
+
+
+@contextmanager
+def shown_state(table_id: object, viewer: Any) -> Iterator[TableState]:
+    """The table's state as ``viewer`` is shown it, for reading only (rescoring the hands
+    a viewer may see): live for a seat, a delayed spectator's prefix. Raises 404."""
+    table_uuid = parse_table_id(table_id)
+    with reading_state(table_uuid) as state:
+        shown = _shown_state(table_uuid, state, viewer_seat(state, viewer))
+        assert shown is not None  # read=True always finds the prefix
+        yield shown
+
+
+def hands_shown(table_id: object, viewer: Any) -> int | None:
+    """How many of the table's hands ``viewer`` may see the results of: None for all of
+    them (the viewer sees the table live), else those over in a delayed spectator's
+    prefix (the ledger stops there)."""
+    table_uuid = parse_table_id(table_id)
+    with reading_state(table_uuid) as state:
+        shown = _shown_state(table_uuid, state, viewer_seat(state, viewer))
+        assert shown is not None  # read=True always finds the prefix
+        if shown is state:
+            return None
+        hands = shown.game.hands if shown.game is not None else []
+        return sum(1 for number in range(1, len(hands) + 1) if shown.hand_is_over(number))
 
 
 def _seat_name(seat: int) -> str | None:

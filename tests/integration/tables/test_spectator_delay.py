@@ -17,9 +17,15 @@ from games.domain.streams import table_stream_id
 from games.engine.cards import card_name
 from games.selectors.replay import table_replay
 from games.selectors.verification import table_verification
-from games.selectors.visibility import events_for_viewer, table_view, visible_version
+from games.selectors.visibility import (
+    events_for_viewer,
+    hands_shown,
+    table_view,
+    visible_version,
+)
 from games.services.export import export_table
 from games.services.table_state import reading_state
+from scoring.services.rescoring import rescore
 from tests.factories import TableFactory, UserFactory
 from tests.integration.tables.helpers import play_moves
 from tests.integration.tables.test_views_leak import cards_in_json
@@ -123,6 +129,10 @@ def test_the_cut_crosses_a_hand_boundary_with_the_next_deal(users: dict[int, Any
     assert before["hand"]["revealed"] is None
     dealt = [e for e in events_for_viewer(table.id, None) if e["type"] == ev.HAND_DEALT]
     assert len(dealt) == 1 and "deck" not in dealt[0]["data"]
+    # Nor is its score: the ledger and the rescoring stop at the hands over in the prefix.
+    assert hands_shown(table.id, None) == 0 and hands_shown(table.id, users[0]) is None
+    assert rescore([table.id], "standard")[0]["hands"] == []
+    assert len(rescore([table.id], "standard", users[2])[0]["hands"]) == 1
 
     play_until(table.id, users, tricks_completed(15))
     after = table_view(table.id, None)
@@ -132,6 +142,8 @@ def test_the_cut_crosses_a_hand_boundary_with_the_next_deal(users: dict[int, Any
     assert after["scores"]["hands"] and len(after["scores"]["hands"]) == 1
     dealt = [e for e in events_for_viewer(table.id, None) if e["type"] == ev.HAND_DEALT]
     assert "deck" in dealt[0]["data"] and "deck" not in dealt[1]["data"]
+    assert hands_shown(table.id, None) == 1
+    assert len(rescore([table.id], "standard")[0]["hands"]) == 1
     assert not [
         e
         for e in events_for_viewer(table.id, None, after_version=before["version"])
@@ -194,3 +206,15 @@ def test_the_api_takes_a_bounded_delay_and_the_export_follows_the_viewer(
     player = Client()
     player.force_login(users[1])
     assert player.get(f"/api/tables/{table.id}").json()["version"] > cut
+
+    # The listing sums the table up as each viewer sees it (the read model is live).
+    def listed(client: Client, query: str) -> dict[str, Any]:
+        rows = client.get(f"/api/tables?{query}").json()["results"]
+        return next(row for row in rows if row["id"] == str(table.id))
+
+    row = listed(anonymous, "status=playing")
+    with reading_state(table.id) as state:
+        live = state.version
+    assert row["version"] == cut and row["hand_number"] == 1
+    assert row["seat_to_act"] == table_view(table.id, None)["hand"]["turn"]
+    assert listed(player, "mine=true")["version"] == live

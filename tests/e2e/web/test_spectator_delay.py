@@ -88,6 +88,17 @@ def wait_for_frame(frames: list[dict[str, Any]], page: Any, version: int, timeou
         page.wait_for_timeout(100)
 
 
+TRICKS_SHOWN = """(tricks) => {
+  const won = [...document.getElementById("table-section").innerText.matchAll(/won (\\d+)/g)];
+  return won.reduce((sum, match) => sum + Number(match[1]), 0) === tricks;
+}"""
+
+
+def wait_for_tricks_shown(page: Any, tricks: int) -> None:
+    """Until the teams' lines ("This hand: bid 4, won 2") add up to ``tricks``."""
+    page.wait_for_function(TRICKS_SHOWN, arg=tricks)
+
+
 def names_in_json(value: Any) -> set[str]:
     card = re.compile(r"^(?:[2-9TJQKA][CDHS])$")
     if isinstance(value, str):
@@ -128,7 +139,7 @@ def test_a_spectator_of_a_delayed_competition_table_sees_play_two_tricks_late(
     # The page read the table at the delayed version (its socket then waits for the next).
     views = [r for r in responses if r.url.endswith(f"/api/tables/{table_id}")]
     assert views and views[0].json()["version"] == cut
-    expect(page.locator("#table-section")).to_have_attribute("data-presenting", "false")
+    wait_for_tricks_shown(page, 3)
     # Tricks 1-3 are what the page shows: their cards, never a later one.
     shown = {card for _, card in played[:12]}
     check_nothing_newer(page, frames, responses, shown, {cut})
@@ -140,11 +151,14 @@ def test_a_spectator_of_a_delayed_competition_table_sees_play_two_tricks_late(
     played = cards_of(table_id)
     later_cut = played[15][0]
     wait_for_frame(frames, page, later_cut, 30)
+    wait_for_tricks_shown(page, 4)
     check_nothing_newer(
         page, frames, responses, {card for _, card in played[:16]}, {cut, later_cut}
     )
 
-    # The tournament page's tile for the same table is held to the same delay.
+    # The tournament page's tile for the same table is held to the same delay. (The watch
+    # page's responses were checked: their bodies go with the page.)
+    responses.clear()
     page.goto(f"/competitions/{competition_of(table_id)}/")
     tile = page.locator(f'#board-tiles .board-tile[data-table="{table_id}"]')
     expect(tile.locator('[data-part="delay-note"]')).to_have_text(

@@ -16,6 +16,10 @@ Protocol (docs/live.md):
 - Refusals close the socket after an error message: 4401 not authenticated, 4404 no
   such table, 4429 too many connections (games.live.connection_limits).
 
+A spectator of a table with a spectator delay (docs/live.md) is sent the table as of its
+delayed version only, and only on the periodic resync (every ``WS_RESYNC_SECONDS``), never
+on a commit notice: so neither the table's version nor the moment of a move reaches it.
+
 Every consumer handles its messages one at a time and remembers the last version it sent,
 so each event reaches a connection exactly once and in order, whatever the group messages'
 timing (a notice for a version already sent is ignored).
@@ -101,12 +105,22 @@ load_events = in_thread_pool(events_since)
 current_version = in_thread_pool(table_version)
 
 
+def watches_delayed(view: dict[str, Any]) -> bool:
+    """Whether ``view`` is a spectator's of a game in play behind a spectator delay."""
+    return (
+        view.get("your_seat") is None
+        and bool(view.get("spectator_delay_tricks"))
+        and view.get("status") == "playing"
+    )
+
+
 class TableConsumer(AsyncJsonWebsocketConsumer):
     """One viewer's live connection to one table."""
 
     table_id: str
     viewer: Any
     last_sent: int | None
+    delayed: bool
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its ``aclose_old_connections()`` before every
@@ -129,6 +143,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.table_id = str(self.scope["url_route"]["kwargs"]["table_id"])
         self.viewer = self.scope.get("user")
         self.last_sent = None
+        self.delayed = False
         self.sending = asyncio.Lock()
         self.resync_task: asyncio.Future[None] | None = None
         await self.accept()
@@ -158,6 +173,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         if after is None:
             self.last_sent = int(state["version"])
+            self.delayed = watches_delayed(state)
             await self.send_json({"type": "state", "version": self.last_sent, "table": state})
         else:
             self.last_sent = after
@@ -172,7 +188,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.sleep(settings.WS_RESYNC_SECONDS)
             version = await current_version(self.table_id)
             if version is not None and self.last_sent is not None and version > self.last_sent:
-                await self.send_events()
+                # A delayed spectator is always behind the table: its update may be shared.
+                await self.send_events(at_least=version if self.delayed else None)
 
     async def refuse(self, code: str, message: str, close_code: int) -> None:
         """Tell the client why, then close."""
@@ -218,6 +235,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """Group notice: the stream reached ``message["version"]``."""
         if self.last_sent is None or int(message["version"]) <= self.last_sent:
             return
+        if self.delayed:
+            # Its updates wait for the resync: answering the notice would time the move.
+            return
         notified = message.get("events")
         await self.send_events(
             committed_at=message.get("committed_at"),
@@ -261,6 +281,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             if loaded is None:
                 loaded = await load_events(self.table_id, self.viewer, after, notified)
         version, events, view = loaded
+        self.delayed = watches_delayed(view)
         if version < after:
             self.last_sent = version
             await self.send_json(

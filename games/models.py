@@ -38,6 +38,8 @@ class Table(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     turn_timer_seconds = models.PositiveIntegerField(null=True, blank=True)
+    # Spectators see the table this many completed tricks behind play (TableCreated's).
+    spectator_delay_tricks = models.PositiveSmallIntegerField(default=0)
     hand_number = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=16, null=True, blank=True)
     # The seat the table waits for (0 north .. 3 west), who plays it, and at what level.

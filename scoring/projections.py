@@ -124,9 +124,13 @@ def _ledger_row(stream_id: str, state: TableState, version: int) -> LedgerHand:
 score_ledger = ScoreLedgerProjection()
 
 
-def ledger_for_table(table_id: object) -> dict[str, object]:
-    """The projected ledger of one table: ``{"hands": [...], "totals", "bags", "winner"}``."""
-    rows = list(LedgerHand.objects.filter(table_id=table_id).order_by("hand_number"))
+def ledger_for_table(table_id: object, hands: int | None = None) -> dict[str, object]:
+    """The projected ledger of one table: ``{"hands": [...], "totals", "bags", "winner"}``;
+    of its first ``hands`` hands only when given (what a delayed spectator may see)."""
+    rows = LedgerHand.objects.filter(table_id=table_id).order_by("hand_number")
+    if hands is not None:
+        rows = rows.filter(hand_number__lte=hands)
+    rows = list(rows)
     hands = [
         {"hand_number": row.hand_number, "bids": row.bids, "tricks": row.tricks, **row.teams}
         for row in rows

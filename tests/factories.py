@@ -47,6 +47,7 @@ class TableFactory(factory.Factory):
     rules: Any = "standard"
     seats: Any = None
     turn_timer_seconds: Any = None
+    spectator_delay_tricks = 0
     players: Any = None
     started = False
     first_dealer: Any = "north"
@@ -59,6 +60,7 @@ class TableFactory(factory.Factory):
             rules=kwargs["rules"],
             seats=kwargs["seats"],
             turn_timer_seconds=kwargs["turn_timer_seconds"],
+            spectator_delay_tricks=kwargs["spectator_delay_tricks"],
         )
         for seat, user in (kwargs["players"] or {}).items():
             execute(TakeSeat(result.table_id, seat), user)

@@ -50,6 +50,7 @@ class QuickGameView(DomainErrorsMixin, APIView):
             preset=data.get("preset"),
             seats=data.get("seats", {}),
             turn_timer_seconds=data.get("turn_timer_seconds"),
+            spectator_delay_tricks=data.get("spectator_delay_tricks", 0),
             command_id=command_id_from(request),
         )
         return Response(

@@ -69,7 +69,11 @@ class TableListQuerySerializer(serializers.Serializer[Any]):
     )
 
 
-def _summary(table: Table) -> dict[str, Any]:
+def _summary(table: Table, viewer: Any) -> dict[str, Any]:
+    if table.spectator_delay_tricks and table.status == "playing":
+        user_id = table_selectors.viewer_user_id(viewer)
+        if user_id is None or all(row.get("user_id") != user_id for row in table.seats):
+            return _delayed_summary(table, table_selectors.table_view(table.id, viewer))
     return {
         "id": str(table.id),
         "version": table.version,
@@ -84,11 +88,33 @@ def _summary(table: Table) -> dict[str, Any]:
     }
 
 
-def table_page(page: TablePage) -> dict[str, Any]:
-    """One page of tables (``games.selectors.tables.table_page``) as the listing shows it."""
+def _delayed_summary(table: Table, view: dict[str, Any]) -> dict[str, Any]:
+    """A table in play behind a spectator delay, as its spectator sees it: the version,
+    hand, turn and totals of the delayed view, not the read model's live ones."""
+    hand = view["hand"]
+    return {
+        "id": str(table.id),
+        "version": view["version"],
+        "status": view["status"],
+        "preset": view["preset"],
+        "seats": table.seats,
+        "hand_number": hand["number"] if hand else 0,
+        "seat_to_act": hand["turn"] if hand else None,
+        "totals": view["scores"]["totals"],
+        "winner": view["scores"]["winner"],
+        "created_at": table.created_at,
+    }
+
+
+def table_page(page: TablePage, viewer: Any = None) -> dict[str, Any]:
+    """One page of tables (``games.selectors.tables.table_page``) as ``viewer`` may see
+    it: a table in play behind a spectator delay is summed up from the viewer's view
+    (``games.selectors.visibility``) unless the viewer sits at it."""
     return {
         "count": page.count,
         "page": page.page,
         "pages": page.pages,
-        "results": TableSummarySerializer([_summary(t) for t in page.tables], many=True).data,
+        "results": TableSummarySerializer(
+            [_summary(t, viewer) for t in page.tables], many=True
+        ).data,
     }

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.errors import DomainErrorsMixin
+from games.api.views import viewer_of
 from games.selectors.replay import table_replay
 from games.selectors.verification import table_verification
 from services.api.schema import PROBLEM
@@ -61,7 +62,7 @@ class TableReplayView(DomainErrorsMixin, APIView):
         tags=["tables"],
     )
     def get(self, request: Request, table_id: UUID) -> Response:
-        return Response(table_replay(table_id))
+        return Response(table_replay(table_id, viewer_of(request)))
 
 
 class TableVerificationView(DomainErrorsMixin, APIView):
@@ -75,7 +76,7 @@ class TableVerificationView(DomainErrorsMixin, APIView):
         tags=["tables"],
     )
     def get(self, request: Request, table_id: UUID) -> Response:
-        return Response(table_verification(table_id))
+        return Response(table_verification(table_id, viewer_of(request)))
 
 
 urlpatterns = [

@@ -18,7 +18,7 @@ from games.api.fields import (
     SeatField,
     WholeNumberField,
 )
-from games.domain.events import BOT_LEVELS, SEAT_KINDS
+from games.domain.events import BOT_LEVELS, MAX_SPECTATOR_DELAY_TRICKS, SEAT_KINDS
 from services.api.serializers import StrictSerializer
 
 MAX_TURN_TIMER_SECONDS = 24 * 3600
@@ -62,6 +62,13 @@ class CreateTableSerializer(StrictSerializer):
     )
     turn_timer_seconds = serializers.IntegerField(
         required=False, allow_null=True, min_value=5, max_value=MAX_TURN_TIMER_SECONDS
+    )
+    spectator_delay_tricks = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=MAX_SPECTATOR_DELAY_TRICKS,
+        help_text="Spectators see the table this many completed tricks behind play (0: live).",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -145,6 +152,9 @@ class TableViewSerializer(serializers.Serializer[Any]):
     rules = JsonObjectField()
     preset = JsonObjectField()
     turn_timer_seconds = serializers.IntegerField(allow_null=True)
+    spectator_delay_tricks = serializers.IntegerField(
+        help_text="Spectators see this table this many completed tricks behind play (0: live)."
+    )
     created_by = serializers.IntegerField(allow_null=True)
     seats = serializers.ListField(child=JsonObjectField())
     your_seat = serializers.CharField(allow_null=True)

@@ -75,7 +75,7 @@ class TableListView(DomainErrorsMixin, APIView):
             status=query.validated_data.get("status"),
             player_id=player_id,
         )
-        return Response(presenters.table_page(page))
+        return Response(presenters.table_page(page, viewer_of(request)))
 
     @extend_schema(
         operation_id="tables_create",
@@ -94,6 +94,7 @@ class TableListView(DomainErrorsMixin, APIView):
             preset=data.get("preset"),
             seats=data.get("seats", {}),
             turn_timer_seconds=data.get("turn_timer_seconds"),
+            spectator_delay_tricks=data.get("spectator_delay_tricks", 0),
             command_id=command_id_from(request),
         )
         return Response(
@@ -150,7 +151,10 @@ class TableExportView(DomainErrorsMixin, APIView):
         tags=["tables"],
     )
     def get(self, request: Request, table_id: UUID) -> Response:
-        return Response(export_table(table_id))
+        viewer = viewer_of(request)
+        return Response(
+            export_table(table_id, up_to=table_selectors.visible_version(table_id, viewer))
+        )
 
 
 class CommandView(DomainErrorsMixin, APIView):

@@ -137,8 +137,9 @@ def decide_create(
     seats: Mapping[Any, Any] | None,
     turn_timer_seconds: int | None,
     created_by: int | None,
+    spectator_delay_tricks: object = 0,
 ) -> list[ev.DomainEvent]:
-    """A new table with its rules snapshot and seat configuration."""
+    """A new table with its rules snapshot, seat configuration and spectator delay."""
     if turn_timer_seconds is not None and (
         isinstance(turn_timer_seconds, bool)
         or not isinstance(turn_timer_seconds, int)
@@ -147,6 +148,16 @@ def decide_create(
         raise IllegalMove(
             "bad_turn_timer",
             "turn_timer_seconds must be a whole number of seconds from 5 to 86400, or null.",
+        )
+    if (
+        isinstance(spectator_delay_tricks, bool)
+        or not isinstance(spectator_delay_tricks, int)
+        or not 0 <= spectator_delay_tricks <= ev.MAX_SPECTATOR_DELAY_TRICKS
+    ):
+        raise IllegalMove(
+            "bad_spectator_delay",
+            "spectator_delay_tricks must be a whole number of tricks from 0 to "
+            f"{ev.MAX_SPECTATOR_DELAY_TRICKS} (0: spectators watch live).",
         )
     out: list[ev.DomainEvent] = []
     _emit(
@@ -159,6 +170,7 @@ def decide_create(
             seats=normalise_seats(seats),
             turn_timer_seconds=turn_timer_seconds,
             created_by=created_by,
+            spectator_delay_tricks=spectator_delay_tricks,
         ),
     )
     return out

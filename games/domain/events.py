@@ -38,7 +38,7 @@ TABLE_ABANDONED = "TableAbandoned"
 #: The current schema version of every event type (bump on an incompatible payload change
 #: and teach the fold to read both).
 SCHEMA_VERSIONS: dict[str, int] = {
-    TABLE_CREATED: 1,
+    TABLE_CREATED: 2,
     SEAT_TAKEN: 1,
     SEAT_LEFT: 1,
     GAME_STARTED: 1,
@@ -81,6 +81,8 @@ COMMITMENT_SCHEME = "sha256(seed-utf8)"
 SHUFFLE_SCHEME = "shuffled_deck(seed, hand_number): SHA-256 counter-mode Fisher-Yates"
 
 SEAT_KINDS = ("human", "bot")
+#: A spectator may be kept at most this many completed tricks behind play (a hand's worth).
+MAX_SPECTATOR_DELAY_TRICKS = 13
 BOT_LEVELS = ("easy", "normal", "hard")
 HANDOVER_REASONS = ("player", "timeout")
 ABANDON_REASONS = ("creator", "idle")
@@ -116,8 +118,10 @@ def table_created(
     seats: Mapping[str, Mapping[str, Any]],
     turn_timer_seconds: int | None,
     created_by: int | None,
+    spectator_delay_tricks: int = 0,
 ) -> DomainEvent:
-    """The table's birth: the full rules snapshot, the preset it came from, the seats."""
+    """The table's birth: the full rules snapshot, the preset it came from, the seats, and
+    how many completed tricks behind play its spectators are kept (0: live)."""
     return _event(
         TABLE_CREATED,
         {
@@ -126,6 +130,7 @@ def table_created(
             "seats": {name: dict(seats[name]) for name in SEAT_NAMES},
             "turn_timer_seconds": turn_timer_seconds,
             "created_by": created_by,
+            "spectator_delay_tricks": spectator_delay_tricks,
         },
     )
 
@@ -293,6 +298,10 @@ def _optional_int(value: object) -> bool:
     return value is None or _is_int(value)
 
 
+def _spectator_delay(value: object) -> bool:
+    return _is_int(value) and 0 <= value <= MAX_SPECTATOR_DELAY_TRICKS  # type: ignore[operator]
+
+
 def _preset(value: object) -> bool:
     return (
         isinstance(value, dict)
@@ -309,6 +318,14 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Callable[[object], bool]]] = {
         "seats": _seat_config,
         "turn_timer_seconds": lambda v: v is None or (_is_int(v) and v > 0),  # type: ignore[operator]
         "created_by": _optional_int,
+    },
+    (TABLE_CREATED, 2): {
+        "rules": lambda v: isinstance(v, dict),
+        "preset": _preset,
+        "seats": _seat_config,
+        "turn_timer_seconds": lambda v: v is None or (_is_int(v) and v > 0),  # type: ignore[operator]
+        "created_by": _optional_int,
+        "spectator_delay_tricks": _spectator_delay,
     },
     (SEAT_TAKEN, 1): {"seat": _seat, "user_id": _is_int},
     (SEAT_LEFT, 1): {"seat": _seat, "user_id": _is_int},

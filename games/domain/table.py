@@ -66,6 +66,7 @@ class TableState:
         "players",
         "bot_stand_ins",
         "turn_timer_seconds",
+        "spectator_delay_tricks",
         "created_by",
         "first_dealer",
         "commitment",
@@ -73,6 +74,8 @@ class TableState:
         "decks",
         "timeouts",
         "game",
+        "deal_versions",
+        "trick_ends",
     )
 
     def __init__(self) -> None:
@@ -88,6 +91,8 @@ class TableState:
         # A human seat played by a bot (its player handed it over or timed out): the level.
         self.bot_stand_ins: list[str | None] = [None] * 4
         self.turn_timer_seconds: int | None = None
+        # How many completed tricks behind play spectators are kept (0: live).
+        self.spectator_delay_tricks = 0
         self.created_by: int | None = None
         self.first_dealer: int | None = None
         self.commitment: str | None = None
@@ -95,6 +100,10 @@ class TableState:
         self.decks: list[list[int]] = []
         self.timeouts = [0, 0, 0, 0]
         self.game: Game | None = None
+        # The stream versions of each HandDealt, and of each card that completed a trick
+        # (counted over the whole game): where a spectator's delayed view may end.
+        self.deal_versions: list[int] = []
+        self.trick_ends: list[int] = []
 
     # ------------------------------------------------------------ folding
 
@@ -197,6 +206,28 @@ class TableState:
         bags = self.game.ledger.bags
         return (bags[0], bags[1])
 
+    def spectator_version(self) -> int:
+        """The stream version a spectator is shown: the end of the prefix that stops
+        ``spectator_delay_tricks`` completed tricks behind play (docs/tables.md,
+        "Spectator delay").
+
+        Tricks count over the whole game. The prefix ends with the card that completed trick
+        ``T - N`` (``T`` tricks completed, ``N`` the delay), and with the next hand's deal
+        when that card ended a hand (the two are appended together). Before trick ``N + 1``
+        has been completed it ends with the game's first deal. No delay in the lobby, or once
+        the game is over (finished or abandoned): then everything is shown.
+        """
+        delay = self.spectator_delay_tricks
+        if delay == 0 or self.status != PLAYING_STATUS or not self.deal_versions:
+            return self.version
+        shown = len(self.trick_ends) - delay
+        if shown < 1:
+            return self.deal_versions[0]
+        cut = self.trick_ends[shown - 1]
+        if cut + 1 in self.deal_versions:
+            cut += 1
+        return cut
+
     def hand_is_over(self, hand_number: int) -> bool:
         """Whether hand ``hand_number`` has been played out (its cards are public then)."""
         if self.game is None or hand_number > len(self.game.hands):
@@ -246,6 +277,8 @@ def _on_table_created(state: TableState, data: Mapping[str, Any]) -> None:
     state.seat_kinds = [seats[name]["kind"] for name in SEAT_NAMES]
     state.seat_levels = [seats[name].get("level") for name in SEAT_NAMES]
     state.turn_timer_seconds = data["turn_timer_seconds"]
+    # Schema 1 had no delay: those tables are live.
+    state.spectator_delay_tricks = data.get("spectator_delay_tricks", 0)
     state.created_by = data["created_by"]
 
 
@@ -337,6 +370,7 @@ def _on_hand_dealt(state: TableState, data: Mapping[str, Any]) -> None:
         raise TableRefusal("bad_deck", str(error), 400) from None
     game.start_hand(dealt, _seat_arg(data, "dealer"))
     state.decks.append(deck)
+    state.deal_versions.append(state.version + 1)
 
 
 def _on_cards_looked(state: TableState, data: Mapping[str, Any]) -> None:
@@ -362,7 +396,11 @@ def _on_cards_passed(state: TableState, data: Mapping[str, Any]) -> None:
 
 def _on_card_played(state: TableState, data: Mapping[str, Any]) -> None:
     hand = _current_hand(state, data)
+    tricks = len(hand.trick_winners)
     play_card(hand, _seat_arg(data), parse_card(data["card"]))
+    if len(hand.trick_winners) > tricks:
+        # This event (version + 1 once folded) completed a trick.
+        state.trick_ends.append(state.version + 1)
     game = state.game
     assert game is not None
     if hand.phase == COMPLETE:

@@ -77,8 +77,8 @@ def notified_events(
 def shared_update(
     table_id: str, viewer: Any, after: int, at_least: int
 ) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:
-    """An update already rendered in this process for the viewer's seat and ``after`` at a
-    version >= ``at_least`` (a commit notice's: the table has reached it), or None.
+    """An update already rendered in this process for the viewer's seat and ``after`` from
+    a table version >= ``at_least`` (a commit notice's: the table has reached it), or None.
 
     The four seats and the spectators of a table each get one rendering per commit, not
     one per connection. No database work: safe to call on the event loop.
@@ -115,14 +115,16 @@ class RenderedUpdates:
             return updates.get((after, seat))
 
     def keep(self, table_id: str, after: int, update: Any) -> None:
-        """Remember ``update`` (it replaces older versions of the table)."""
+        """Remember ``update`` (it replaces older versions of the table). Kept by the
+        table's version it was rendered from: a delayed spectator's update is behind it."""
         players = [row["user_id"] for row in update.view["seats"]]
+        version = update.table_version
         with self.lock:
             entry = self.latest.get(table_id)
-            if entry is None or entry[0] < update.version:
-                entry = (update.version, players, {})
+            if entry is None or entry[0] < version:
+                entry = (version, players, {})
                 self.latest[table_id] = entry
-            if entry[0] == update.version:
+            if entry[0] == version:
                 entry[2][(after, update.seat)] = update
 
 

@@ -22,6 +22,8 @@ from eventstore.records import StoredEvent
 from eventstore.verification import Problem, stream_problems
 from games.domain import events as ev
 from games.domain.streams import table_stream_id
+from games.engine.errors import IllegalMove
+from games.selectors.visibility import visible_version
 from games.services.errors import CommandRejected
 from games.services.table_state import parse_table_id
 
@@ -64,16 +66,31 @@ def _problem_body(problem: Problem, secret: bool) -> dict[str, Any]:
     return {"check": problem.check, "message": message, "version": problem.version}
 
 
-def table_verification(table_id: object) -> dict[str, Any]:
+def _shown_up_to(table_uuid: Any, viewer: Any) -> int | None:
+    """The viewer's last version (a delayed spectator's is behind the table), or None (the
+    whole stream) when the stream does not fold: a broken stream is what this reports on."""
+    try:
+        return visible_version(table_uuid, viewer)
+    except CommandRejected as refusal:
+        if refusal.status == 404:
+            raise
+        return None
+    except (IllegalMove, KeyError, ValueError):
+        return None
+
+
+def table_verification(table_id: object, viewer: Any = None) -> dict[str, Any]:
     """``{"verified", "checks": [{name, status, detail}], "problem", "version", "head_hash"}``.
 
     ``status`` is ``passed``, ``failed`` or ``pending``; ``verified`` only when every
     check passed. ``problem`` is the first problem found (None when there is none).
-    Raises CommandRejected 404 for a table with no events.
+    Raises CommandRejected 404 for a table with no events. A spectator of a table with a
+    spectator delay has the stream verified up to its delayed version only
+    (``games.selectors.visibility.visible_version``): the version and head hash say no more.
     """
     table_uuid = parse_table_id(table_id)
     stream_id = table_stream_id(table_uuid)
-    events: list[StoredEvent] = read_stream(stream_id)
+    events: list[StoredEvent] = read_stream(stream_id, limit=_shown_up_to(table_uuid, viewer))
     if not events:
         raise CommandRejected("no_such_table", f"There is no table {table_uuid}.", 404)
     seed_revealed = any(event.type == ev.DEAL_SEED_REVEALED for event in events)

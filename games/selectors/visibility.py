@@ -17,7 +17,13 @@ Every response about a table (REST, WebSocket, exports of games in progress) goe
   and the command id are left out;
 - the event admin (``/admin/``) shows staff what a spectator sees
   (:func:`spectator_event_data` and :func:`spectator_event_metadata`, registered with
-  ``eventstore.redaction``).
+  ``eventstore.redaction``);
+- at a table created with a ``spectator_delay_tricks`` of N, a spectator is shown the table
+  as of the stream prefix that ends N completed tricks behind play
+  (``TableState.spectator_version``): the view, the events, its version, the export, the
+  replay and the verification all stop there, and the prefix is filtered like any other
+  state (a hand is over for a spectator only once the prefix holds its last card). Seated
+  players see the table live.
 
 The hand itself is shown through :func:`games.engine.view.seat_view`, the same function
 bots decide from.
@@ -26,7 +32,8 @@ bots decide from.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +57,7 @@ from games.services.read_model import kept_usernames, seat_rows
 from games.services.table_state import (
     fresh_state,
     parse_table_id,
+    prefix_state,
     put_back,
     reading_state,
     take_committed,
@@ -59,13 +67,16 @@ from games.services.table_state import (
 __all__ = [
     "ViewerUpdate",
     "events_for_viewer",
+    "hands_shown",
     "notified_update",
+    "shown_state",
     "spectator_event_data",
     "spectator_event_metadata",
     "table_view",
     "viewer_seat",
     "viewer_update",
     "viewer_user_id",
+    "visible_version",
 ]
 
 
@@ -84,6 +95,57 @@ def _viewer_id(viewer: Any) -> int | None:
 def viewer_seat(state: TableState, viewer: Any) -> int | None:
     """The seat ``viewer`` holds at the table (None for spectators)."""
     return state.seat_of(_viewer_id(viewer))
+
+
+def _shown_state(
+    table_uuid: uuid.UUID, state: TableState, seat: int | None, *, read: bool = True
+) -> TableState | None:
+    """The state ``seat`` is shown: ``state`` itself for a seat (and at a table without a
+    spectator delay); for a spectator the prefix that ends at ``state.spectator_version()``.
+    None when that prefix is not cached and ``read`` is False."""
+    if seat is not None:
+        return state
+    cut = state.spectator_version()
+    if cut >= state.version:
+        return state
+    found = prefix_state(table_uuid, cut, read=read)
+    return found[0] if found is not None else None
+
+
+def visible_version(table_id: object, viewer: Any) -> int:
+    """The last stream version ``viewer`` may be shown anything of: the table's version for
+    a seated player, the delayed one for a spectator of a table with a spectator delay
+    (raises CommandRejected 404). Exports, replays and verifications stop there."""
+    table_uuid = parse_table_id(table_id)
+    with reading_state(table_uuid) as state:
+        if viewer_seat(state, viewer) is not None:
+            return state.version
+        return state.spectator_version()
+
+
+@contextmanager
+def shown_state(table_id: object, viewer: Any) -> Iterator[TableState]:
+    """The table's state as ``viewer`` is shown it, for reading only (rescoring the hands
+    a viewer may see): live for a seat, a delayed spectator's prefix. Raises 404."""
+    table_uuid = parse_table_id(table_id)
+    with reading_state(table_uuid) as state:
+        shown = _shown_state(table_uuid, state, viewer_seat(state, viewer))
+        assert shown is not None  # read=True always finds the prefix
+        yield shown
+
+
+def hands_shown(table_id: object, viewer: Any) -> int | None:
+    """How many of the table's hands ``viewer`` may see the results of: None for all of
+    them (the viewer sees the table live), else those over in a delayed spectator's
+    prefix (the ledger stops there)."""
+    table_uuid = parse_table_id(table_id)
+    with reading_state(table_uuid) as state:
+        shown = _shown_state(table_uuid, state, viewer_seat(state, viewer))
+        assert shown is not None  # read=True always finds the prefix
+        if shown is state:
+            return None
+        hands = shown.game.hands if shown.game is not None else []
+        return sum(1 for number in range(1, len(hands) + 1) if shown.hand_is_over(number))
 
 
 def _seat_name(seat: int) -> str | None:
@@ -159,7 +221,10 @@ def table_view(table_id: object, viewer: Any) -> dict[str, Any]:
     """The table as ``viewer`` may see it, JSON-ready (raises CommandRejected 404)."""
     table_uuid = parse_table_id(table_id)
     with reading_state(table_uuid) as state:
-        return _rendered_view(table_uuid, state, viewer_seat(state, viewer))
+        seat = viewer_seat(state, viewer)
+        shown = _shown_state(table_uuid, state, seat)
+        assert shown is not None  # read=True always finds the prefix
+        return _rendered_view(table_uuid, shown, seat)
 
 
 def _rendered_view(
@@ -175,6 +240,7 @@ def _rendered_view(
         "rules": dict(state.rules_snapshot),
         "preset": {"name": state.preset_name, "version": state.preset_version},
         "turn_timer_seconds": state.turn_timer_seconds,
+        "spectator_delay_tricks": state.spectator_delay_tricks,
         "created_by": state.created_by,
         "seats": seat_rows(state, usernames),
         "your_seat": _seat_name(seat) if seat is not None else None,
@@ -258,7 +324,9 @@ def spectator_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> di
         return dict(data)
     try:
         with reading_state(table_uuid) as state:
-            return _filtered_data(type_, data, state, None)
+            shown = _shown_state(table_uuid, state, None)
+            assert shown is not None  # read=True always finds the prefix
+            return _filtered_data(type_, data, shown, None)
     except (CommandRejected, IllegalMove, KeyError, ValueError):
         return _without_hidden(type_, data)
 
@@ -313,8 +381,10 @@ def events_for_viewer(
     after_version = _valid_after(after_version)
     with reading_state(table_uuid) as state:
         seat = viewer_seat(state, viewer)
-        # Read up to the folded version only, so the filter and the events agree.
-        wanted = state.version - after_version
+        shown = _shown_state(table_uuid, state, seat)
+        assert shown is not None  # read=True always finds the prefix
+        # Read up to the shown version only, so the filter and the events agree.
+        wanted = shown.version - after_version
         if limit is not None:
             wanted = min(wanted, max(limit, 0))
         stored = (
@@ -322,7 +392,7 @@ def events_for_viewer(
             if wanted > 0
             else []
         )
-        return _rendered_events(stored, state, seat)
+        return _rendered_events(stored, shown, seat)
 
 
 # ---------------------------------------------------------------- both at once
@@ -332,12 +402,16 @@ def events_for_viewer(
 class ViewerUpdate:
     """What one viewer is sent after a commit: the table at ``version`` and the viewer's
     events with ``after < version``, rendered by the same code as :func:`table_view` and
-    :func:`events_for_viewer` (so one fold and one read give exactly what those two give)."""
+    :func:`events_for_viewer` (so one fold and one read give exactly what those two give).
+
+    ``version`` is the viewer's (a delayed spectator's is behind the table);
+    ``table_version`` the table's, which the update was rendered from."""
 
     version: int
     seat: int | None
     view: dict[str, Any]
     events: list[dict[str, Any]]
+    table_version: int
 
 
 def chained_tail(
@@ -383,11 +457,18 @@ def notified_update(
         if tail is None or usernames is None:
             return None
         seat = viewer_seat(state, viewer)
+        shown = _shown_state(table_uuid, state, seat, read=False)
+        if shown is None:
+            return None
+        if shown is not state:
+            # A delayed spectator's prefix: its players' names are those kept for the table.
+            tail = [event for event in tail if event.version <= shown.version]
         return ViewerUpdate(
-            state.version,
+            shown.version,
             seat,
-            _rendered_view(table_uuid, state, seat, usernames),
-            _rendered_events(tail, state, seat),
+            _rendered_view(table_uuid, shown, seat, usernames),
+            _rendered_events(tail, shown, seat),
+            state.version,
         )
     finally:
         # Committed: the events came from a commit notice and chain onto committed ones.
@@ -443,13 +524,16 @@ def viewer_update(
                 state.apply(event.type, event.data)
                 head_hash = event.hash
     try:
-        stored = [event for event in stored if after_version < event.version <= state.version]
         seat = viewer_seat(state, viewer)
+        shown = _shown_state(table_uuid, state, seat)
+        assert shown is not None  # read=True always finds the prefix
+        stored = [event for event in stored if after_version < event.version <= shown.version]
         update = ViewerUpdate(
-            state.version,
+            shown.version,
             seat,
-            _rendered_view(table_uuid, state, seat),
-            _rendered_events(stored, state, seat),
+            _rendered_view(table_uuid, shown, seat),
+            _rendered_events(stored, shown, seat),
+            state.version,
         )
     finally:
         # Outside a transaction every event read was committed.

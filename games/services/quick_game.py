@@ -27,6 +27,7 @@ def start_quick_game(
     seats: dict[Any, Any] | None = None,
     turn_timer_seconds: int | None = None,
     command_id: str | None = None,
+    spectator_delay_tricks: int = 0,
 ) -> CommandResult:
     """Create a table whose other seats are bots, sit the actor at ``seat``, start it.
 
@@ -52,6 +53,7 @@ def start_quick_game(
             preset=preset,
             seats=others,
             turn_timer_seconds=turn_timer_seconds,
+            spectator_delay_tricks=spectator_delay_tricks,
             command_id=step("create"),
         )
         execute(TakeSeat(created.table_id, seat), actor, command_id=step("seat"))

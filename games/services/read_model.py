@@ -129,6 +129,7 @@ def create_row(table_id: uuid.UUID, state: TableState, last_recorded_at: datetim
         preset_version=state.preset_version,
         created_by_id=state.created_by,
         turn_timer_seconds=state.turn_timer_seconds,
+        spectator_delay_tricks=state.spectator_delay_tricks,
         **read_model_fields(state, last_recorded_at),
     )
 

@@ -353,11 +353,14 @@ def create_table(
     turn_timer_seconds: int | None = None,
     command_id: str | None = None,
     preset_version: int | None = None,
+    spectator_delay_tricks: int = 0,
 ) -> CommandResult:
     """A new table in the lobby. ``rules``: a preset name or ``{"preset": NAME, **overrides}``
     (``preset`` is the same as ``rules=NAME``); the preset version and the full rules
     snapshot are pinned in ``TableCreated``.  ``seats``: ``{seat: {"kind": "human"|"bot",
-    "level": "easy"|"normal"|"hard"}}``, missing seats are human.
+    "level": "easy"|"normal"|"hard"}}``, missing seats are human.  ``spectator_delay_tricks``
+    (0 to 13, 0 by default: live): how many completed tricks behind play spectators see the
+    table (``games.selectors.visibility``); seated players always see it live.
     """
     who = actor_ref(actor)
     if who.kind == "anonymous":
@@ -383,6 +386,7 @@ def create_table(
             seats=seats,
             turn_timer_seconds=turn_timer_seconds,
             created_by=who.user_id,
+            spectator_delay_tricks=spectator_delay_tricks,
         )
     except IllegalMove as error:
         raise refusal(error) from None

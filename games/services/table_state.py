@@ -33,9 +33,12 @@ from games.domain.table import TableState
 from .errors import CommandRejected
 
 CACHE_SIZE = 2000
+PREFIX_CACHE_SIZE = 512
 
 # table id -> (state, hash of its last event, committed)
 _cache: LRUCache[str, tuple[TableState, str, bool]] = LRUCache(maxsize=CACHE_SIZE)
+# (table id, version) -> (state folded up to version, hash of that event); read-only states
+_prefixes: LRUCache[tuple[str, int], tuple[TableState, str]] = LRUCache(maxsize=PREFIX_CACHE_SIZE)
 _lock = threading.Lock()
 
 
@@ -123,10 +126,40 @@ def reading_state(table_id: object) -> Iterator[TableState]:
     put_back(table_uuid, state, head_hash, committed=not connection.in_atomic_block)
 
 
+def prefix_state(
+    table_id: uuid.UUID, version: int, *, read: bool = True
+) -> tuple[TableState, str] | None:
+    """``(state, hash of its last event)``: the table folded up to ``version`` only (what a
+    spectator of a table with a spectator delay is shown), or None when it is not cached and
+    ``read`` is False (so the caller never touches the database).
+
+    The state is shared by every thread that asks for the same prefix: read it, never apply
+    to it. Stored events never change, so a prefix folded from committed events stays exact.
+    """
+    key = (str(table_id), version)
+    with _lock:
+        hit = _prefixes.get(key)
+    if hit is not None or not read:
+        return hit
+    events = read_stream(table_stream_id(table_id), after_version=0, limit=version)
+    state = TableState.fold(events)
+    if state.version == 0:
+        raise CommandRejected("no_such_table", f"There is no table {table_id}.", 404)
+    found = (state, events[-1].hash)
+    if not connection.in_atomic_block:
+        # Outside a transaction every event read was committed.
+        with _lock:
+            _prefixes[key] = found
+    return found
+
+
 def forget(table_id: object | None = None) -> None:
     """Drop cached states (one table, or all)."""
     with _lock:
         if table_id is None:
             _cache.clear()
+            _prefixes.clear()
         else:
             _cache.pop(str(table_id), None)
+            for key in [key for key in _prefixes if key[0] == str(table_id)]:
+                _prefixes.pop(key, None)

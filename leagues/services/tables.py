@@ -15,7 +15,9 @@ the grace time is a no-show.  A round with a start time is opened by the schedul
 the competition allows bots for no-shows (``bots_for_no_shows``) do the tables have a
 turn timer (the grace time): a player who stops playing is then replaced by a bot
 (games' own timeout) and the result is flagged; otherwise nobody is replaced and the
-organiser decides (a forfeit or a result).
+organiser decides (a forfeit or a result).  Spectators of every table see it
+``spectator_delay_tricks`` completed tricks behind play, as the competition pinned at
+creation (0: live).
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ def start_round(
             for player in state.players_in(side, round_number)
         )
     )
+    delay = int(state.config.get("spectator_delay_tricks", 0))
     tables: list[tuple[int, str, dict[str, Any]]] = []
     for pairing in to_play:
         ns = state.players_in(pairing.north_south, round_number)
@@ -114,6 +117,7 @@ def start_round(
                 preset_version=version,
                 seats=seats,
                 turn_timer_seconds=timer,
+                spectator_delay_tricks=delay,
                 command_id=command,
             )
             table_id = str(created.table_id)

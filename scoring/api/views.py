@@ -13,7 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.errors import DomainErrorsMixin
+from games.api.views import viewer_of
 from games.selectors.tables import table_exists
+from games.selectors.visibility import hands_shown
 from scoring import selectors
 from scoring.api.permissions import StaffWritesOnly
 from scoring.api.serializers import (
@@ -132,7 +134,8 @@ class TableLedgerView(DomainErrorsMixin, APIView):
     )
     def get(self, request: Request, table_id: UUID) -> Response:
         _require_table(table_id)
-        return Response(ledger_for_table(table_id))
+        viewer = viewer_of(request)
+        return Response(ledger_for_table(table_id, hands=hands_shown(table_id, viewer)))
 
 
 class TableRescoreView(DomainErrorsMixin, APIView):
@@ -149,7 +152,7 @@ class TableRescoreView(DomainErrorsMixin, APIView):
     def get(self, request: Request, table_id: UUID) -> Response:
         query = RescoreQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        [ledger] = rescore([table_id], query.validated_data["rules"])
+        [ledger] = rescore([table_id], query.validated_data["rules"], viewer_of(request))
         return Response(ledger)
 
 
@@ -172,4 +175,6 @@ class RescoreView(DomainErrorsMixin, APIView):
     def post(self, request: Request) -> Response:
         body = RescoreManySerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        return Response(rescore(body.validated_data["table_ids"], body.validated_data["rules"]))
+        return Response(
+            rescore(body.validated_data["table_ids"], body.validated_data["rules"], request.user)
+        )

@@ -20,8 +20,9 @@ from games.engine.hand_summary import hand_summary
 from games.engine.replay import PASS_MISSING, Refusal
 from games.engine.rules import Rules, RulesError
 from games.engine.seats import SEAT_NAMES, TEAM_NAMES
+from games.selectors.visibility import shown_state
 from games.services.errors import CommandRejected
-from games.services.table_state import parse_table_id, reading_state
+from games.services.table_state import parse_table_id
 from scoring.core.game import Game
 from scoring.core.replay import ReplayMode, rescore_hands
 from scoring.services.presets import resolve
@@ -76,8 +77,12 @@ def rescore_game(game: Game, rules: Rules) -> dict[str, Any]:
     }
 
 
-def rescore(table_ids: Iterable[object], rules_spec: object) -> list[dict[str, Any]]:
-    """Each table's ledger under ``rules_spec`` (preset name or ``{"preset": ..., ...}``).
+def rescore(
+    table_ids: Iterable[object], rules_spec: object, viewer: Any = None
+) -> list[dict[str, Any]]:
+    """Each table's ledger under ``rules_spec`` (preset name or ``{"preset": ..., ...}``),
+    of the hands ``viewer`` may see (``games.selectors.visibility.shown_state``: a spectator
+    of a table behind a spectator delay, as ``None`` is, gets the hands over in its prefix).
 
     Reads the stored events only; writes nothing.  Raises :class:`CommandRejected`: 400
     for bad rules or too many tables, 404 for an unknown table.
@@ -91,7 +96,7 @@ def rescore(table_ids: Iterable[object], rules_spec: object) -> list[dict[str, A
         raise CommandRejected("too_many_tables", f"Rescore at most {MAX_TABLES} tables at once.")
     results = []
     for table_id in ids:
-        with reading_state(table_id) as state:
+        with shown_state(table_id, viewer) as state:
             if state.game is None:
                 scored = rescore_game(Game(resolved.rules), resolved.rules)
                 original: dict[str, Any] = {"totals": {"north_south": 0, "east_west": 0}}

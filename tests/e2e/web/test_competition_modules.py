@@ -86,7 +86,8 @@ SHEET = """async () => {
     ]),
     settings: f.settingsFromForm(
       { name: " Club night ", format: "swiss", rounds: "3", double: false, preset: "standard",
-        match: "fixed", hands: "4", win: "2", draw: "1", loss: "0", bye: "2", bots: "easy" },
+        match: "fixed", hands: "4", win: "2", draw: "1", loss: "0", bye: "2", bots: "easy",
+        delay: "2" },
       ["buchholz", "lots", "wins"]),
     robin: f.settingsFromForm(
       { name: "RR", format: "round_robin", rounds: "3", double: true, preset: "",
@@ -221,6 +222,7 @@ def test_scoresheet_rows_and_create_settings(page: Any) -> None:
         "tiebreaks": ["buchholz", "wins", "lots"],
         "fixed_hands": 4,
         "bot_level": "easy",
+        "spectator_delay_tricks": 2,
     }
     assert result["robin"] == {
         "name": "RR",

@@ -29,6 +29,13 @@ WORDS = """async () => {
     none: w.suggestionText(null),
     caption: w.trickCaption(view, { winner: "south", hand: 1 }),
     lastTrick: w.trickCaption(spectator, { winner: null, winnerTeam: "east_west", hand: 3 }),
+    delays: [
+      { ...spectator, spectator_delay_tricks: 2 },
+      { ...spectator, spectator_delay_tricks: 1 },
+      { ...spectator, spectator_delay_tricks: 0 },
+      { ...view, spectator_delay_tricks: 2 },
+      { ...spectator, spectator_delay_tricks: 2, status: "finished" },
+    ].map(w.delayText),
   };
 }"""
 
@@ -78,6 +85,13 @@ def test_table_words_for_a_player_and_a_spectator(page: Any) -> None:
         " trick (each worth part of one), and long spades."
     )
     assert result["none"] == "Working out a suggested bid…"
+    assert result["delays"] == [
+        "Shown 2 tricks behind play: this competition delays what spectators see.",
+        "Shown 1 trick behind play: this competition delays what spectators see.",
+        "",
+        "",
+        "",
+    ]
     assert result["caption"] == "You win the trick"
     assert result["lastTrick"] == "Hand 3 is over: last trick to East-West"
 

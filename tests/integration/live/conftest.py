@@ -213,6 +213,7 @@ def create_table(
     level: str = "easy",
     start: bool = True,
     turn_timer_seconds: int | None = None,
+    spectator_delay_tricks: int = 0,
 ) -> str:
     """A table whose seats are bots of ``level`` except ``humans`` (seat name -> user)."""
     humans = humans or {}
@@ -221,7 +222,11 @@ def create_table(
         for name in SEAT_NAMES
     }
     result = table_commands.create_table(
-        actor=creator, rules=SHORT_RULES, seats=seats, turn_timer_seconds=turn_timer_seconds
+        actor=creator,
+        rules=SHORT_RULES,
+        seats=seats,
+        turn_timer_seconds=turn_timer_seconds,
+        spectator_delay_tricks=spectator_delay_tricks,
     )
     table_id = str(result.table_id)
     for seat, user in humans.items():

@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { TableLive } from "./live.js";
 import { TablePresenter } from "./table/presenter.js";
 import { TableRenderer } from "./table/renderer.js";
+import { delayText } from "./table/words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,10 +29,18 @@ async function start() {
     const el = $(id);
     if (el) el.closest("p").hidden = true;
   }
+  const showDelay = (table) => {
+    const text = delayText(table);
+    if ($("watch-delay").textContent !== text) $("watch-delay").textContent = text;
+  };
+  showDelay(view);
   presenter.enqueue(view, []);
   const live = new TableLive(tableId, "", {
     onMessage: (message) => {
-      if (message.table) presenter.enqueue(message.table, message.events || []);
+      if (message.table) {
+        showDelay(message.table);
+        presenter.enqueue(message.table, message.events || []);
+      }
     },
     onStatus: (kind, text) => {
       const banner = $("connection");

@@ -37,6 +37,7 @@ async function start() {
         loss: $("new-loss").value,
         bye: $("new-bye").value,
         bots: $("new-bots").value,
+        delay: $("new-delay").value,
       },
       order.read(),
     );

@@ -16,6 +16,10 @@ export function settingsFromForm(form, tiebreaks) {
   };
   if (form.match === "fixed") settings.fixed_hands = Number(form.hands);
   if (form.bots) settings.bot_level = form.bots;
+  // Sent as typed (a whole number 0-13): the server refuses anything else, with its reason.
+  if (form.delay !== undefined && String(form.delay).trim() !== "" && Number(form.delay) !== 0) {
+    settings.spectator_delay_tricks = Number(form.delay);
+  }
   return settings;
 }
 

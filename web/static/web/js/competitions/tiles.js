@@ -5,6 +5,7 @@ import { api } from "../api.js";
 import { TableLive } from "../live.js";
 import { TablePresenter } from "../table/presenter.js";
 import { TableRenderer } from "../table/renderer.js";
+import { delayText } from "../table/words.js";
 
 class BoardTile {
   constructor(element, tableId) {
@@ -24,10 +25,14 @@ class BoardTile {
       return;
     }
     if (this.presenter.closed) return;
+    this.renderer.setText("delay-note", delayText(view));
     this.presenter.enqueue(view, []);
     this.live = new TableLive(this.tableId, "", {
       onMessage: (message) => {
-        if (message.table) this.presenter.enqueue(message.table, message.events || []);
+        if (message.table) {
+          this.renderer.setText("delay-note", delayText(message.table));
+          this.presenter.enqueue(message.table, message.events || []);
+        }
       },
       onStatus: (kind, text) => {
         this.element.dataset.connection = kind;

@@ -122,3 +122,14 @@ export function suggestionText(suggestion) {
     "sure tricks, cards that may take a trick (each worth part of one), and long spades."
   );
 }
+
+/**
+ * What a spectator of a table with a spectator delay is told: it sees play that many
+ * completed tricks late ("" for a seated player, a live table, or a game not in play).
+ */
+export function delayText(view) {
+  const tricks = view.spectator_delay_tricks || 0;
+  if (!tricks || view.your_seat || view.status !== "playing") return "";
+  const late = tricks === 1 ? "1 trick" : `${tricks} tricks`;
+  return `Shown ${late} behind play: this competition delays what spectators see.`;
+}

@@ -344,7 +344,11 @@ def spectator_event_metadata(
         return dict(metadata)
     try:
         with reading_state(table_uuid) as state:
-            return _public_metadata(data, metadata, state)
+            # The delayed prefix decides, as for the payload: a hand is over for a
+            # spectator only once the prefix holds its last card.
+            shown = _shown_state(table_uuid, state, None)
+            assert shown is not None  # read=True always finds the prefix
+            return _public_metadata(data, metadata, shown)
     except (CommandRejected, IllegalMove, KeyError, ValueError):
         actor = metadata.get("actor") or {}
         return {"actor": {key: actor[key] for key in _ACTOR_SHOWN if key in actor}}

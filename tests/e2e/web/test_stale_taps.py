@@ -13,9 +13,11 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import ORDER, continue_table, four_human_table, sign_up, stream_version
 
 
+@BOTH_SCREENS
 def test_a_tap_during_the_pause_after_a_trick_is_not_played(page: Any, orm: None) -> None:
     from games.services.table_commands import PlayCard, execute
 

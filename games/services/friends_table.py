@@ -58,6 +58,8 @@ def open_friends_table(
         return take_seat(created.table_id, seat, actor, step("seat"))
 
 
-def take_seat(table_id: object, seat: object, actor: Actor, command_id: str | None) -> CommandResult:
+def take_seat(
+    table_id: object, seat: object, actor: Actor, command_id: str | None
+) -> CommandResult:
     """The last step (a seam of its own: the tests make it fail)."""
     return execute(TakeSeat(table_id, seat), actor, command_id=command_id)

@@ -62,9 +62,7 @@ def act_once(pages: dict[str, Any]) -> bool:
 def test_four_people_play_a_hand_each_seeing_only_their_cards(
     browser: Any, server_url: str, viewport: dict[str, int], orm: None
 ) -> None:
-    contexts = [
-        browser.new_context(base_url=server_url, viewport=viewport) for _ in range(5)
-    ]
+    contexts = [browser.new_context(base_url=server_url, viewport=viewport) for _ in range(5)]
     try:
         pages = {seat: context.new_page() for seat, context in zip(SEATS, contexts, strict=False)}
         creator = pages["south"]

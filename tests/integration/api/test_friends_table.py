@@ -57,7 +57,9 @@ def test_refused_friends_tables_write_nothing(alice: APIClient) -> None:
     bad_rules = alice.post(
         "/api/tables/friends", {"seats": FRIENDS, "rules": {"preset": "nope"}}, format="json"
     )
-    bad_seat = alice.post("/api/tables/friends", {"seats": FRIENDS, "seat": "middle"}, format="json")
+    bad_seat = alice.post(
+        "/api/tables/friends", {"seats": FRIENDS, "seat": "middle"}, format="json"
+    )
 
     assert no_friend.status_code == 400
     assert no_friend.json()["code"] == "bad_seats"
@@ -70,7 +72,7 @@ def test_refused_friends_tables_write_nothing(alice: APIClient) -> None:
     assert alice.get("/api/tables?mine=true").json()["count"] == 0
 
 
-def test_a_friends_table_needs_a_signed_in_player(anonymous: APIClient) -> None:
+def test_a_friends_table_needs_a_signed_in_player(anonymous: APIClient, db: Any) -> None:
     response = anonymous.post("/api/tables/friends", {"seats": FRIENDS}, format="json")
 
     assert response.status_code == 401

@@ -206,7 +206,7 @@ def play_out_hand(table_id: str, users: dict[str, Any]) -> None:
 
     with reading_state(table_id) as state:
         number = state.hand.hand_number
-    for _ in range(52):
+    for _ in range(53):  # 52 cards, then a look at the next hand
         with reading_state(table_id) as state:
             hand = state.hand
             if hand.hand_number != number:
@@ -243,3 +243,9 @@ def finished_table(seed: int) -> str:
     table_id, users = human_table()
     play_moves(table_id, users, random.Random(seed))
     return table_id
+
+
+def hold_clock(page: Any) -> None:
+    """Stop the page's clock (installed with ``page.clock.install()``) 50 ms from now: its
+    timers fire only when the test runs it on. Playwright takes the time in seconds."""
+    page.clock.pause_at((page.evaluate("Date.now()") + 50) / 1000)

@@ -12,6 +12,7 @@ from tests.e2e.web.steps import (
     ORDER,
     continue_table,
     four_human_table,
+    hold_clock,
     play_out_hand,
     sign_up,
     started_table,
@@ -85,7 +86,7 @@ def test_the_hand_result_shows_over_the_table_and_the_next_hand_leaves_it_there(
     result = page.locator("#hand-result")
     expect(result).to_be_visible(timeout=60_000)
     # Hold the page's timers from here: the result's timeout runs only when the test says.
-    page.clock.pause_at(page.evaluate("Date.now()") + 50)
+    hold_clock(page)
     expect(result).to_have_attribute("data-hand", "1")
     expect(page.locator("#hand-number")).to_contain_text("Hand 2")
     assert outside(page, ["hand-result"]) == [], "the result is off screen"

@@ -65,9 +65,7 @@ def test_a_friend_joins_from_open_tables_and_a_third_watches_from_tables_in_play
         expect(watcher).to_have_url(f"{server_url}/tables/{table_id}/watch/")
         expect(watcher.locator("body")).to_have_attribute("data-ready", "true")
         expect(watcher.locator("#hand-number")).to_contain_text("Hand 1")
-        expect(watcher.locator('.seat[data-seat="north"] .seat-name')).to_contain_text(
-            friend_name(friend)
-        )
+        expect(watcher.locator("#watch-note")).to_be_visible()
         expect(watcher.locator("#hand button.card")).to_have_count(0)
         assert_plain_words(watcher)
         watcher.screenshot(
@@ -76,7 +74,3 @@ def test_a_friend_joins_from_open_tables_and_a_third_watches_from_tables_in_play
     finally:
         friend_context.close()
         watcher_context.close()
-
-
-def friend_name(tab: Any) -> str:
-    return str(tab.locator("#account-name").inner_text())

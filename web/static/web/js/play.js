@@ -396,7 +396,7 @@ function renderLobby(view) {
       const copy = document.createElement("button");
       copy.type = "button";
       copy.textContent = "Copy link";
-      copy.setAttribute("aria-label", `Copy the invite link for ${capital(seat)}`);
+      copy.setAttribute("aria-label", `Copy link for ${capital(seat)}`); // the visible words first (WCAG 2.5.3)
       copy.addEventListener("click", () => {
         link.select();
         if (navigator.clipboard) navigator.clipboard.writeText(link.value).catch(() => {});

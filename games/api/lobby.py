@@ -1,4 +1,5 @@
-"""The lobby's API: a quick game against computer players in one request."""
+"""The lobby's API, one request per use case: a quick game against computer players, and a
+table for friends with the caller already seated."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from games.api.idempotency import command_id_from
 from games.api.serializers import CommandResultSerializer, CreateTableSerializer
 from games.api.views import COMMAND_ERRORS
 from games.engine.seats import SEAT_NAMES
+from games.services.friends_table import open_friends_table
 from games.services.quick_game import start_quick_game
 from services.api.schema import IDEMPOTENCY_KEY
 
@@ -51,6 +53,36 @@ class QuickGameView(DomainErrorsMixin, APIView):
             seats=data.get("seats", {}),
             turn_timer_seconds=data.get("turn_timer_seconds"),
             spectator_delay_tricks=data.get("spectator_delay_tricks", 0),
+            command_id=command_id_from(request),
+        )
+        return Response(
+            presenters.command_result(result, request.user), status=status.HTTP_201_CREATED
+        )
+
+
+class FriendsTableView(DomainErrorsMixin, APIView):
+    """Create a table with seats left for friends and sit the caller, or write nothing."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="tables_friends_table",
+        request=QuickGameSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: CommandResultSerializer, **COMMAND_ERRORS},
+        tags=["tables"],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = QuickGameSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data: dict[str, Any] = serializer.validated_data
+        result = open_friends_table(
+            actor=request.user,
+            seat=data["seat"],
+            rules=data.get("rules"),
+            preset=data.get("preset"),
+            seats=data.get("seats", {}),
+            turn_timer_seconds=data.get("turn_timer_seconds"),
             command_id=command_id_from(request),
         )
         return Response(

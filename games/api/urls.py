@@ -27,6 +27,7 @@ seat = "tables/<uuid:table_id>/seats/<seat:seat>"
 urlpatterns = [
     path("tables", views.TableListView.as_view(), name="tables"),
     path("tables/quick", lobby.QuickGameView.as_view(), name="tables-quick"),
+    path("tables/friends", lobby.FriendsTableView.as_view(), name="tables-friends"),
     path("tables/<uuid:table_id>", views.TableDetailView.as_view(), name="table"),
     path("tables/<uuid:table_id>/events", views.TableEventsView.as_view(), name="table-events"),
     path("tables/<uuid:table_id>/export", views.TableExportView.as_view(), name="table-export"),

@@ -140,14 +140,29 @@ def slow_server_expectations() -> None:
     expect.set_options(timeout=20_000)
 
 
+# The issue's two screens: a laptop and a phone.
+SCREENS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+# ``@BOTH_SCREENS`` on a test runs it once per screen (ids "desktop" and "phone"); its
+# ``page`` and any context it makes with ``viewport`` get that size.
+BOTH_SCREENS = pytest.mark.parametrize("viewport", list(SCREENS), indirect=True)
+
+
 @pytest.fixture
-def page(browser: Any, server_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
+    """The test's screen size: the desktop's unless the test is run at ``BOTH_SCREENS``."""
+    return dict(SCREENS[getattr(request, "param", "desktop")])
+
+
+@pytest.fixture
+def page(
+    browser: Any, server_url: str, viewport: dict[str, int], request: pytest.FixtureRequest
+) -> Iterator[Any]:
     """A fresh browser context (empty localStorage) with the site as base URL.
 
     Browser errors fail the test. Every test leaves a screenshot of where its page ended
     in SCREENSHOTS (``<test>.png``, ``<test>-failed.png`` when it failed).
     """
-    context = browser.new_context(base_url=server_url, viewport={"width": 1200, "height": 1000})
+    context = browser.new_context(base_url=server_url, viewport=viewport)
     context.set_default_timeout(20_000)
     tab = context.new_page()
     errors: list[str] = []

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
+import re
 import uuid
 from pathlib import Path
 from typing import Any
@@ -171,3 +173,79 @@ def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(path=str(AXE_SCRIPT))
     return [v for v in page.evaluate(RUN_AXE) if v["impact"] in impacts]
+
+
+# What a person reads: the visible text, and the names a screen reader says instead.
+READ_TEXT = """() => {
+  const said = [...document.querySelectorAll("[aria-label], [title], [alt]")]
+    .filter((el) => el.getClientRects().length > 0)
+    .map((el) => [el.getAttribute("aria-label"), el.getAttribute("title"), el.getAttribute("alt")]
+      .filter(Boolean).join(" "));
+  return [document.title, document.body.innerText, ...said].join("\\n");
+}"""
+# A program's words: identifiers (north_south, blind_nil, bag_penalty), the seed file's name.
+RAW_WORDS = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b|seed rules|rules rules", re.IGNORECASE)
+
+
+def assert_plain_words(page: Any) -> None:
+    """Nothing the page shows or says is a raw id or a developer's phrase."""
+    found = sorted(set(RAW_WORDS.findall(page.evaluate(READ_TEXT))))
+    assert found == [], f"raw words on {page.url}: {found}"
+
+
+def play_out_hand(table_id: str, users: dict[str, Any]) -> None:
+    """Every seat plays its first legal card until the hand in play is over (needs ``orm``).
+
+    ``users`` maps each seat's name to the user sitting there.
+    """
+    from games.engine.cards import card_name
+    from games.engine.play import legal_cards
+    from games.engine.seats import SEAT_NAMES
+    from games.services.table_commands import PlayCard, execute
+    from games.services.table_state import reading_state
+
+    with reading_state(table_id) as state:
+        number = state.hand.hand_number
+    for _ in range(53):  # 52 cards, then a look at the next hand
+        with reading_state(table_id) as state:
+            hand = state.hand
+            if hand.hand_number != number:
+                return
+            seat = SEAT_NAMES[hand.turn]
+            card = card_name(legal_cards(hand)[0])
+        execute(PlayCard(table_id, seat, card), users[seat])
+    raise AssertionError(f"hand {number} of {table_id} did not end after 52 cards")
+
+
+NAMES = ("north", "east", "south", "west")
+# A short game (a few hands) with every kind of bid.
+QUICK_RULES = {"preset": "standard", "target_score": 150, "lose_score": -150, "blind_nil": True}
+
+
+def human_table() -> tuple[str, dict[int, Any]]:
+    """A started table of four human players (needs ``orm``)."""
+    from tests.factories import TableFactory, UserFactory
+
+    users = {s: UserFactory(username=f"e2e-{NAMES[s]}-{uuid.uuid4().hex[:8]}") for s in range(4)}
+    table = TableFactory(
+        creator=users[0],
+        rules=QUICK_RULES,
+        players={NAMES[s]: users[s] for s in range(4)},
+        started=True,
+    )
+    return str(table.id), users
+
+
+def finished_table(seed: int) -> str:
+    """A finished game of four human players, played through the services (needs ``orm``)."""
+    from tests.integration.tables.helpers import play_moves
+
+    table_id, users = human_table()
+    play_moves(table_id, users, random.Random(seed))
+    return table_id
+
+
+def hold_clock(page: Any) -> None:
+    """Stop the page's clock (installed with ``page.clock.install()``) 50 ms from now: its
+    timers fire only when the test runs it on. Playwright takes the time in seconds."""
+    page.clock.pause_at((page.evaluate("Date.now()") + 50) / 1000)

@@ -1,21 +1,28 @@
 """Accessibility basics: axe-core finds no serious or critical violation on any page.
 
 Every page of the site at both screen sizes (1280x900, 390x844), in the state a person
-meets it: the lobby signed out and signed in, a table while the player bids, the score
-calculator, a spectator's view, the replay viewer, the competitions list, the API docs and
-the 404 page. Each page's screenshot is saved (tests/e2e/web/steps.shot) for a reviewer.
+meets it: the lobby signed out and signed in, a table waiting for friends, a table while the
+player bids, the score calculator, a spectator's view, the replay viewer of a game in play
+and of a finished one, the verifying recipe, the competitions list, a competition's public
+page, its organiser page and the new-competition form, the API docs, the 404 page and the
+500 page. Each page's screenshot is saved (tests/e2e/web/steps.shot) for a reviewer.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.web.steps import axe_violations, continue_table, shot, sign_up, started_table
-
-SIZES = [pytest.param(1280, 900, id="desktop"), pytest.param(390, 844, id="phone")]
+from tests.e2e.web.conftest import BOTH_SCREENS
+from tests.e2e.web.steps import (
+    axe_violations,
+    continue_table,
+    finished_table,
+    shot,
+    sign_up,
+    started_table,
+)
 
 
 def ready(page: Any) -> None:
@@ -38,12 +45,41 @@ def describe(found: dict[str, list[Any]]) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
+def competition_with_a_round(username: str) -> str:
+    """A Swiss of four partnerships, round 1 paired, organised by ``username`` (needs ``orm``)."""
+    from django.contrib.auth import get_user_model
+
+    from leagues.services import competitions
+    from tests.factories import UserFactory
+
+    organiser = get_user_model().objects.get(username=username)
+    state = competitions.create_competition(
+        organiser,
+        {"name": "Axe cup", "stages": [{"kind": "swiss", "rounds": 2}], "rules": "standard"},
+    )
+    cid = state.competition_id
+    for number in range(1, 5):
+        a, b = UserFactory(), UserFactory()
+        competitions.register_entrant(
+            organiser, cid, entrant_id=f"e{number}", players=[str(a.pk), str(b.pk)]
+        )
+    competitions.pair_next_round(organiser, cid)
+    return str(cid)
+
+
+def server_error_page() -> str:
+    """The 500 page exactly as Django's handler renders it."""
+    from django.test import RequestFactory
+    from django.views.defaults import server_error
+
+    return server_error(RequestFactory().get("/")).content.decode()
+
+
+@BOTH_SCREENS
 def test_no_page_has_a_serious_accessibility_violation(
-    page: Any, orm: None, width: int, height: int
+    page: Any, orm: None, viewport: dict[str, int]
 ) -> None:
-    page.set_viewport_size({"width": width, "height": height})
-    size = f"{width}x{height}"
+    size = f"{viewport['width']}x{viewport['height']}"
     found: dict[str, list[Any]] = {}
 
     page.goto("/")
@@ -52,6 +88,13 @@ def test_no_page_has_a_serious_accessibility_violation(
 
     username = sign_up(page)
     check(page, "lobby-signed-in", size, found)
+
+    page.check('input[name="company"][value="friends"]')
+    page.select_option("#seat-north", "human")  # East and West are friends' seats already
+    check(page, "lobby-friends-form", size, found)
+    page.click("#start-game")
+    expect(page.locator("#seat-invites .invite-link")).to_have_count(3)
+    check(page, "lobby-waiting-for-friends", size, found)
 
     table_id = started_table(username, {"preset": "standard"})
     continue_table(page, table_id)
@@ -75,9 +118,30 @@ def test_no_page_has_a_serious_accessibility_violation(
     assert response is not None and response.status == 404
     check(page, "not-found", size, found)
 
+    # The 500 page cannot be made to happen on purpose: Django's handler renders it here
+    # and the browser is handed it at an address of the site, so its links resolve.
+    error_html = server_error_page()
+    page.route(
+        "**/axe-server-error/",
+        lambda route: route.fulfill(status=500, content_type="text/html", body=error_html),
+    )
+    response = page.goto("/axe-server-error/")
+    assert response is not None and response.status == 500
+    expect(page.locator("h1")).to_contain_text("Something went wrong")
+    check(page, "server-error", size, found)
+
+    response = page.goto("/docs/verifying/")  # a page without scripts: nothing to wait for
+    assert response is not None and response.ok
+    check(page, "verifying", size, found)
+
+    cid = competition_with_a_round(username)
     for name, url in (
         ("replay", f"/tables/{table_id}/replay/"),
+        ("replay-finished", f"/tables/{finished_table(seed=41)}/replay/"),
         ("competitions", "/competitions/"),
+        ("competition", f"/competitions/{cid}/"),
+        ("competition-organise", f"/competitions/{cid}/organise/"),
+        ("competition-new", "/competitions/new/"),
     ):
         response = page.goto(url)
         assert response is not None and response.ok, (

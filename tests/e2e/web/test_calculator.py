@@ -6,7 +6,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.web.steps import assert_controls_named
+from tests.e2e.web.conftest import BOTH_SCREENS
+from tests.e2e.web.steps import assert_controls_named, assert_plain_words
 
 # Example 2 ("nil made, partner set"), hand 1 of the seed's sample game.
 EXAMPLE_2 = [("north", "4", "5"), ("east", "nil", "0"), ("south", "3", "4"), ("west", "5", "4")]
@@ -80,6 +81,7 @@ def test_rules_change_rescores_every_hand(page: Any) -> None:
 PLAIN = [("north", "4", "5"), ("east", "3", "3"), ("south", "3", "3"), ("west", "2", "2")]
 
 
+@BOTH_SCREENS
 def test_a_rule_change_that_forbids_a_hand_marks_it_and_drops_the_old_totals(page: Any) -> None:
     open_calculator(page)
     enter_hand(page, PLAIN)
@@ -106,6 +108,7 @@ def test_a_rule_change_that_forbids_a_hand_marks_it_and_drops_the_old_totals(pag
     expect(page.locator("#totals-note")).to_contain_text("Totals after hand 1")
     expect(page.locator("#rules-note")).to_contain_text("hand 2 cannot be scored")
     expect(page.locator("#score-hand")).to_be_disabled()
+    assert_plain_words(page)  # the notes on the hands the rules forbid now
     # The entry no longer offers a bid the rules forbid.
     expect(page.locator("#bid-east option[value=nil]")).to_have_count(0)
 
@@ -117,11 +120,11 @@ def test_a_rule_change_that_forbids_a_hand_marks_it_and_drops_the_old_totals(pag
     expect(page.locator("#score-hand")).to_be_enabled()
 
 
-def test_the_calculator_fits_a_phone(page: Any) -> None:
-    page.set_viewport_size({"width": 390, "height": 844})
+@BOTH_SCREENS
+def test_the_calculator_fits_the_screen(page: Any, viewport: dict[str, int]) -> None:
     open_calculator(page)
     enter_hand(page, EXAMPLE_2)
     page.click("#score-hand")
     expect(page.locator("#sheet-rows tr")).to_have_count(1)
     width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, f"the page is {width} px wide on a 390 px screen"
+    assert width <= viewport["width"], f"the page is {width} px wide on a {viewport} screen"

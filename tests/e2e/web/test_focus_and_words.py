@@ -6,6 +6,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import ORDER, continue_table, four_human_table, sign_up
 
 FOCUSED = """() => {
@@ -21,6 +22,7 @@ RING = """(card) => {
 }"""
 
 
+@BOTH_SCREENS
 def test_focus_stays_on_the_hand_across_updates(page: Any, orm: None) -> None:
     from games.services.table_commands import PlayCard, execute
 
@@ -47,6 +49,7 @@ def test_focus_stays_on_the_hand_across_updates(page: Any, orm: None) -> None:
     assert ring["outline"] == "rgb(76, 194, 255)", ring  # blue, not the yellow of ★ and turns
 
 
+@BOTH_SCREENS
 def test_rules_named_once_and_every_password_reason_shown(page: Any, orm: None) -> None:
     page.goto("/")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")

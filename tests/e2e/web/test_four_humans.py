@@ -14,7 +14,7 @@ from typing import Any
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.e2e.web.conftest import SCREENSHOTS
+from tests.e2e.web.conftest import BOTH_SCREENS, SCREENSHOTS
 from tests.e2e.web.steps import sign_up
 
 SEATS = ("north", "east", "south", "west")
@@ -58,13 +58,11 @@ def act_once(pages: dict[str, Any]) -> bool:
     return False
 
 
+@BOTH_SCREENS
 def test_four_people_play_a_hand_each_seeing_only_their_cards(
-    browser: Any, server_url: str, orm: None
+    browser: Any, server_url: str, viewport: dict[str, int], orm: None
 ) -> None:
-    contexts = [
-        browser.new_context(base_url=server_url, viewport={"width": 1280, "height": 900})
-        for _ in range(5)
-    ]
+    contexts = [browser.new_context(base_url=server_url, viewport=viewport) for _ in range(5)]
     try:
         pages = {seat: context.new_page() for seat, context in zip(SEATS, contexts, strict=False)}
         creator = pages["south"]
@@ -134,7 +132,7 @@ def test_four_people_play_a_hand_each_seeing_only_their_cards(
         expect(creator.locator("#hand-result")).to_be_visible()
         expect(watcher.locator("#score-sheet-rows tr")).to_have_count(1)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        watcher.screenshot(path=str(SCREENSHOTS / "watch-after-hand-1.png"))
+        watcher.screenshot(path=str(SCREENSHOTS / f"watch-after-hand-1-{viewport['width']}.png"))
     except BaseException:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         for k, context in enumerate(contexts):

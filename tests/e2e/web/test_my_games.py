@@ -7,6 +7,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import sign_up, started_table
 
 ONE_HAND_GAME = {"preset": "standard", "target_score": 10, "lose_score": -10}
@@ -31,8 +32,9 @@ def log_in(page: Any, username: str) -> None:
     expect(page.locator("#setup-section")).to_be_visible()
 
 
+@BOTH_SCREENS
 def test_games_in_play_and_finished_are_listed_in_another_browser(
-    page: Any, browser: Any, server_url: str, orm: None
+    page: Any, browser: Any, server_url: str, viewport: dict[str, int], orm: None
 ) -> None:
     from django.contrib.auth import get_user_model
 
@@ -48,7 +50,7 @@ def test_games_in_play_and_finished_are_listed_in_another_browser(
     wait_until_finished(finished)
 
     # Another browser: nothing in its storage, the games come from the server.
-    other = browser.new_context(base_url=server_url, viewport={"width": 1280, "height": 900})
+    other = browser.new_context(base_url=server_url, viewport=viewport)
     try:
         tab = other.new_page()
         log_in(tab, username)

@@ -7,15 +7,18 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.web.steps import assert_controls_named, sign_up
+from tests.e2e.web.conftest import BOTH_SCREENS
+from tests.e2e.web.steps import assert_controls_named, assert_plain_words, sign_up
 
 MAX_TURNS = 13
 SUIT_ORDER = "SHCD"  # spades, then alternating colours
 RANKS = "23456789TJQKA"
 
 
+@BOTH_SCREENS
 def test_bid_with_suggestion_refused_card_and_a_trick_over_the_websocket(page: Any) -> None:
     sign_up(page)
+    assert_plain_words(page)  # the lobby, with the rules' descriptions
     page.check('input[name="level"][value="easy"]')
     page.click("#custom-rules summary")
     page.select_option("#setup-target", "300")
@@ -68,6 +71,7 @@ def test_bid_with_suggestion_refused_card_and_a_trick_over_the_websocket(page: A
             name = card.get_attribute("data-card")
             card.click(force=True)  # aria-disabled: Playwright would wait for it to enable
             expect(page.locator("#move-message")).to_contain_text(reason)
+            assert_plain_words(page)  # the refusal and everything else on the table
             expect(page.locator(f'.hand .card[data-card="{name}"]')).to_have_count(1)
             assert_controls_named(page)
             refused = True

@@ -18,33 +18,21 @@ from games.services.table_commands import HandSeatToBot, execute
 from games.services.table_state import reading_state
 from scoring.services.presets import create_preset
 from tests.e2e.web.conftest import SCREENSHOTS
-from tests.e2e.web.steps import assert_controls_named, continue_table, sign_up, started_table
-from tests.factories import TableFactory, UserFactory
+from tests.e2e.web.steps import (
+    NAMES,
+    QUICK_RULES,
+    assert_controls_named,
+    assert_plain_words,
+    continue_table,
+    finished_table,
+    human_table,
+    sign_up,
+    started_table,
+)
 from tests.integration.tables.helpers import play_moves
 
 SIZES = [pytest.param(1280, 900, id="desktop"), pytest.param(390, 844, id="phone")]
-NAMES = ("north", "east", "south", "west")
-QUICK_RULES = {"preset": "standard", "target_score": 150, "lose_score": -150, "blind_nil": True}
 BID_WORDS = {"nil": "Nil", "blind_nil": "Blind nil"}
-
-
-def human_table() -> tuple[str, dict[int, Any]]:
-    """A started table of four human players (needs ``orm``)."""
-    users = {s: UserFactory(username=f"e2e-{NAMES[s]}-{uuid.uuid4().hex[:8]}") for s in range(4)}
-    table = TableFactory(
-        creator=users[0],
-        rules=QUICK_RULES,
-        players={NAMES[s]: users[s] for s in range(4)},
-        started=True,
-    )
-    return str(table.id), users
-
-
-def finished_table(seed: int) -> str:
-
-    table_id, users = human_table()
-    play_moves(table_id, users, random.Random(seed))
-    return table_id
 
 
 def table_in_second_hand(seed: int) -> str:
@@ -144,6 +132,7 @@ def test_an_auditor_steps_through_a_whole_hand_face_up(
         if len(seen) == 26:
             page.evaluate("window.scrollTo(0, 0)")
             shot(page, f"replay-mid-hand-{width}x{height}")
+            assert_plain_words(page)
 
     assert seen == record_hand["plays"]  # all 52 cards, in the order played
     passes = ["pass"] if "passes" in record_hand else []
@@ -235,6 +224,7 @@ def test_the_same_game_rescored_under_another_preset_marks_the_forbidden_play(
     expect(page.locator("#rescore-rows tr.flagged")).to_have_count(len(flagged))
     expect(page.locator("#rescore-flags li")).to_have_count(len(rescored["flags"]))
     shot(page, "replay-rescored-1280x900")
+    assert_plain_words(page)  # the rescoring's rules, results and flags
 
     flag = next(f for f in rescored["flags"] if f["action"] == "play")
     page.locator(f'#rescore-flags li[data-hand="{flag["hand"]}"] button').click()

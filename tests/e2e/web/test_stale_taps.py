@@ -13,9 +13,18 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.web.steps import ORDER, continue_table, four_human_table, sign_up, stream_version
+from tests.e2e.web.conftest import BOTH_SCREENS
+from tests.e2e.web.steps import (
+    ORDER,
+    continue_table,
+    four_human_table,
+    hold_clock,
+    sign_up,
+    stream_version,
+)
 
 
+@BOTH_SCREENS
 def test_a_tap_during_the_pause_after_a_trick_is_not_played(page: Any, orm: None) -> None:
     from games.services.table_commands import PlayCard, execute
 
@@ -43,7 +52,7 @@ def test_a_tap_during_the_pause_after_a_trick_is_not_played(page: Any, orm: None
     )
 
     # Hold the page's timers: the finished trick stays on screen until the clock resumes.
-    page.clock.pause_at(page.evaluate("Date.now()") + 50)
+    hold_clock(page)
     with page.expect_response(lambda r: r.url.endswith("/play")) as answer:
         page.click(f'.hand button.card[data-card="{winning}"]')
     assert answer.value.ok

@@ -356,14 +356,15 @@ async function createFriendsTable(form) {
     seats[seat] = choice === "human" ? { kind: "human" } : { kind: "bot", level: choice };
   }
   try {
-    const created = await api("/api/tables", {
+    // One request: the server makes the table and seats the player, or writes nothing (no
+    // table with nobody at it is left in the open tables).
+    const created = await api("/api/tables/friends", {
       method: "POST",
       token,
       command: true,
-      body: { ...rulesChoice(), seats },
+      body: { ...rulesChoice(), seat: "south", seats },
     });
     const id = created.table_id;
-    await api(`/api/tables/${id}/seats/south/take`, { method: "POST", token, command: true, body: {} });
     session.saveTableId(id);
     await openTable(id);
   } catch (problem) {
@@ -395,7 +396,7 @@ function renderLobby(view) {
       const copy = document.createElement("button");
       copy.type = "button";
       copy.textContent = "Copy link";
-      copy.setAttribute("aria-label", `Copy the invite link for ${capital(seat)}`);
+      copy.setAttribute("aria-label", `Copy link for ${capital(seat)}`); // the visible words first (WCAG 2.5.3)
       copy.addEventListener("click", () => {
         link.select();
         if (navigator.clipboard) navigator.clipboard.writeText(link.value).catch(() => {});

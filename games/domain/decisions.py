@@ -331,12 +331,25 @@ def decide_timeout(
 def decide_hand_to_bot(
     state: TableState, actor: ActorRef, seat: int, level: str = "normal"
 ) -> list[ev.DomainEvent]:
-    """A player lets a bot play their seat."""
+    """A player lets a bot play their seat; or the system (a competition's director) has
+    a bot play the seat of a player who is absent (reason ``absent``), so the event says
+    who decided instead of naming the absent player."""
     if level not in ev.BOT_LEVELS:
         raise IllegalMove("bad_level", f"A bot's level is easy, normal or hard, not {level!r}.")
-    _acts_for(state, actor, seat)
+    if actor.kind == SYSTEM:
+        name = SEAT_NAMES[seat]
+        if state.players[seat] is None or state.controller(seat) == BOT:
+            raise TableRefusal(
+                "not_a_human_seat",
+                f"{name.capitalize()} has no player for a bot to stand in for.",
+                409,
+            )
+        reason = "absent"
+    else:
+        _acts_for(state, actor, seat)
+        reason = "player"
     out: list[ev.DomainEvent] = []
-    _emit(state, out, ev.seat_handed_to_bot(seat, level, "player"))
+    _emit(state, out, ev.seat_handed_to_bot(seat, level, reason))
     return out
 
 

@@ -26,8 +26,6 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth import get_user_model
-
 from games.services import table_commands
 from games.services.errors import CommandRejected
 from games.services.table_commands import AbandonTable, HandSeatToBot, StartGame
@@ -89,10 +87,6 @@ def arrive(user: Any, competition_id: object, round_number: object) -> Competiti
     )[0]
 
 
-def _absent_user(player: str) -> Any:
-    return get_user_model().objects.get(pk=int(player))
-
-
 def _after_no_show(cid: str, number: int, board: int) -> Any:
     def follow_up(state: CompetitionState, _events: list[Any]) -> None:
         record = state.no_show_of(number, board)
@@ -101,10 +95,10 @@ def _after_no_show(cid: str, number: int, board: int) -> Any:
         command = f"{cid}:{number}:{board}"
         if record["bot"]:
             _start_game(cid, number, board, table_id)
-            for seat, player in zip(record["seats"], record["players"], strict=True):
+            for seat in record["seats"]:
                 _table_command(
                     HandSeatToBot(table_id, seat, record["level"]),
-                    _absent_user(player),
+                    DIRECTOR,  # the seat's event names the director, not the absent player
                     f"{command}:{seat}:no-show",
                 )
         else:

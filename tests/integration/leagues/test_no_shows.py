@@ -148,6 +148,10 @@ def test_a_no_show_with_bots_allowed_gets_a_bot(scheduled: Any) -> None:
     assert table_state.status == "playing"
     assert table_state.controller(3) == "bot"
     assert [table_state.controller(s) for s in range(3)] == ["human"] * 3
+    # The table's event names the competition's director, not the absent player.
+    handed = [e for e in read_stream(table_stream_id(table_of(cid))) if e.type == "SeatHandedToBot"]
+    assert [(e.data["seat"], e.data["reason"]) for e in handed] == [("west", "absent")]
+    assert handed[0].metadata["actor"]["kind"] == "system"
     # No forfeit: the match is played; the late player cannot arrive any more.
     assert ev.MATCH_FORFEITED not in types_of(cid)
     with pytest.raises(LeagueError) as refused:

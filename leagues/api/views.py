@@ -380,6 +380,9 @@ class ExportView(LeaguesView):
         return Response(reads.export_json(competition_id))
 
 
+MAX_RATED_PLAYERS = 100
+
+
 @read(
     "ratings_list",
     parameters=[OpenApiParameter("players", str, required=False, description="ids, comma")],
@@ -387,7 +390,14 @@ class ExportView(LeaguesView):
 class RatingsView(LeaguesView):
     def get(self, request: Request) -> Response:
         players = [p for p in request.query_params.get("players", "").split(",") if p]
-        return Response({"ratings": reads.ratings(players[:100] or None)})
+        if len(players) > MAX_RATED_PLAYERS or not all(
+            p.isascii() and p.isdecimal() and len(p) <= 20 for p in players
+        ):
+            raise LeagueError(
+                "invalid",
+                f"players is a comma-separated list of at most {MAX_RATED_PLAYERS} user ids.",
+            )
+        return Response({"ratings": reads.ratings(players or None)})
 
 
 @write("leagues_create")

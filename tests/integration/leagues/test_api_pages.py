@@ -81,6 +81,12 @@ def test_a_bad_list_query_is_a_problem(organiser: Any, query: dict[str, str]) ->
     problem(APIClient().get("/api/competitions", query), "invalid")
 
 
+@pytest.mark.parametrize("players", ["\x00", "12,\x00", "abc", "1" * 21, ",".join(["1"] * 101)])
+def test_a_bad_ratings_query_is_a_problem(players: str) -> None:
+    # schemathesis found a NUL byte reaching PostgreSQL as a 500.
+    problem(APIClient().get("/api/ratings", {"players": players}), "invalid")
+
+
 # ---------------------------------------------------------------- names and reasons
 
 

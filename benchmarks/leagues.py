@@ -203,6 +203,7 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
+    from leagues.domain.events import competition_stream_id
     from leagues.models import CompetitionTable
     from leagues.services import competitions
     from leagues.services.streams import load
@@ -295,7 +296,7 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
                 process.terminate()
         for process in processes:
             process.stop()
-    lags = []
+    lags, to_result, after_result = [], [], []
     state = load(cid)
     with connection.cursor() as cursor:
         for result in state.results:
@@ -308,14 +309,34 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
                 [f"table-{table_id}"],
             )
             (last_event_at,) = cursor.fetchone()
+            cursor.execute(
+                "SELECT extract(epoch FROM recorded_at) FROM eventstore_event "
+                "WHERE stream_id = %s AND version = %s",
+                [competition_stream_id(cid), result.sequence],
+            )
+            row = cursor.fetchone()
             seen_at = watcher.first_seen(result.sequence)
             if seen_at is not None and last_event_at is not None:
                 lags.append((seen_at - float(last_event_at)) * 1000)
+                if row is not None:
+                    # recorded_at is its transaction's start: the split is approximate.
+                    to_result.append((float(row[0]) - float(last_event_at)) * 1000)
+                    after_result.append((seen_at - float(row[0])) * 1000)
     tables = sum(r["tables"] for r in rounds)
     return {
         "competition_id": cid,
         "tables_per_minute": round(tables / played_seconds * 60, 1) if played_seconds else None,
         "standings_lag_ms": {"p50": percentile(lags, 0.5), "p99": percentile(lags, 0.99)},
+        # The lag's two legs: table's last event -> MatchResultRecorded stored, and that
+        # event -> the standings row holding it.
+        "result_append_ms": {
+            "p50": percentile(to_result, 0.5),
+            "p99": percentile(to_result, 0.99),
+        },
+        "standings_after_append_ms": {
+            "p50": percentile(after_result, 0.5),
+            "p99": percentile(after_result, 0.99),
+        },
         "platform_swiss": {
             "entrants": args.entrants,
             "rounds": rounds,

@@ -62,7 +62,8 @@ class CompetitionTable(models.Model):
 
 class PendingTableResult(models.Model):
     """A finished table's result the match-results projection saw, until it is appended
-    to the competition's stream (each in its own transaction, after the batch commits)."""
+    to the competition's stream (a competition's pending results in one transaction,
+    after the batch commits)."""
 
     table_id = models.UUIDField(primary_key=True)
     competition_id = models.UUIDField()

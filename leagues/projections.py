@@ -12,8 +12,9 @@ process runs them) and are rebuildable: ``rebuild`` replays the log into the sam
   at hand N and the table plays on unscored), it keeps the result as a
   :class:`~leagues.models.PendingTableResult` row in the batch's transaction and, once
   that commits, appends ``MatchResultRecorded`` to the competition (command id
-  ``table-result:<table>``: idempotent).  Appending inside the batch's transaction could
-  lose the race to a newer transaction for ever; after the commit it just retries.
+  ``table-result:<table>``: idempotent; a competition's pending results in one fold and
+  transaction).  Appending inside the batch's transaction could lose the race to a newer
+  transaction for ever; after the commit it just retries.
 - ``league_ratings``: openskill per player from every rated result
   (:mod:`leagues.core.ratings`); a correction recomputes everything in log order.
 """
@@ -45,7 +46,7 @@ from leagues.models import (
     PlayerRating,
     RatedResult,
 )
-from leagues.services.competitions import record_table_result
+from leagues.services.competitions import TableResult, record_table_result, record_table_results
 
 logger = logging.getLogger(__name__)
 
@@ -130,12 +131,23 @@ class OfficialStandingsProjection(Projection):
             state = self.states.before(event)
             state.apply(event)
             touched[competition_id] = state
-        for competition_id, state in touched.items():
-            if not state.exists:
-                continue
-            OfficialStandings.objects.update_or_create(
+        rows = [
+            OfficialStandings(
                 competition_id=competition_id,
-                defaults={"version": state.version, "document": standings_document(state)},
+                version=state.version,
+                document=standings_document(state),
+            )
+            for competition_id, state in touched.items()
+            if state.exists
+        ]
+        if rows:
+            # One upsert for the batch (update_or_create is a locking read, a savepoint
+            # and a write per competition, and this runs on the standings' lag path).
+            OfficialStandings.objects.bulk_create(
+                rows,
+                update_conflicts=True,
+                unique_fields=["competition_id"],
+                update_fields=["version", "document", "updated_at"],
             )
         if touched:
             changed = {cid: s.version for cid, s in touched.items()}
@@ -175,32 +187,59 @@ def table_result(events: Sequence[Any], fixed_hands: int | None) -> dict[str, An
     return {"points": totals, "winner": winner, "hands": len(ledger.hands), "bots": bots}
 
 
+def _pending_result(pending: PendingTableResult) -> TableResult:
+    result = pending.result
+    return TableResult(
+        table_id=str(pending.table_id),
+        round_number=pending.round,
+        board=pending.board,
+        points=result["points"],
+        winner=result["winner"],
+        hands=result["hands"],
+        bot_substitute=result["bots"],
+    )
+
+
 def drain_pending() -> int:
-    """Append every pending table result to its competition; returns how many went in."""
-    done = 0
+    """Append every pending table result to its competition; returns how many went in.
+
+    The results of one competition go in together (one fold, one transaction:
+    ``record_table_results``): tables of a round finish in bursts, and one fold and commit
+    per result made the last of a burst wait for all the others. If that fails, they are
+    appended one by one, so one bad result cannot hold back the others.
+    """
+    by_competition: dict[str, list[PendingTableResult]] = {}
     for pending in PendingTableResult.objects.order_by("finished_at")[:500]:
-        result = pending.result
+        by_competition.setdefault(str(pending.competition_id), []).append(pending)
+    done = 0
+    for competition_id, rows in by_competition.items():
         try:
-            record_table_result(
-                str(pending.competition_id),
-                table_id=str(pending.table_id),
-                round_number=pending.round,
-                board=pending.board,
-                points=result["points"],
-                winner=result["winner"],
-                hands=result["hands"],
-                bot_substitute=result["bots"],
-            )
-        except LeagueError as error:
-            # The organiser entered this match's result (or forfeited it) first: theirs stands.
-            logger.warning("table %s: result not recorded: %s", pending.table_id, error.message)
+            outcomes = record_table_results(competition_id, [_pending_result(row) for row in rows])
         except Exception:
-            logger.exception("table %s: result append failed; retried later", pending.table_id)
-            PendingTableResult.objects.filter(pk=pending.pk).update(attempts=pending.attempts + 1)
+            logger.exception("competition %s: results append failed; one by one", competition_id)
+            done += sum(_drain_one(row) for row in rows)
             continue
-        PendingTableResult.objects.filter(pk=pending.pk).delete()
-        done += 1
+        for row, outcome in zip(rows, outcomes, strict=True):
+            if isinstance(outcome, LeagueError):
+                # The organiser entered this match's result (or forfeited it) first.
+                logger.warning("table %s: result not recorded: %s", row.table_id, outcome.message)
+        PendingTableResult.objects.filter(pk__in=[row.pk for row in rows]).delete()
+        done += len(rows)
     return done
+
+
+def _drain_one(pending: PendingTableResult) -> int:
+    try:
+        record_table_result(str(pending.competition_id), _pending_result(pending))
+    except LeagueError as error:
+        # The organiser entered this match's result (or forfeited it) first: theirs stands.
+        logger.warning("table %s: result not recorded: %s", pending.table_id, error.message)
+    except Exception:
+        logger.exception("table %s: result append failed; retried later", pending.table_id)
+        PendingTableResult.objects.filter(pk=pending.pk).update(attempts=pending.attempts + 1)
+        return 0
+    PendingTableResult.objects.filter(pk=pending.pk).delete()
+    return 1
 
 
 class MatchResultsProjection(Projection):
@@ -224,12 +263,13 @@ class MatchResultsProjection(Projection):
                     candidates.setdefault(table_id, event)
                     if event.type == table_events.DEAL_SEED_REVEALED:
                         candidates[table_id] = event
-        if candidates:
-            self._finish(candidates)
-        if candidates or PendingTableResult.objects.exists():
+        kept = self._finish(candidates) if candidates else 0
+        # Rows may also be left by a failed append, or by another (or an earlier) process.
+        if kept or PendingTableResult.objects.exists():
             transaction.on_commit(drain_pending)
 
-    def _finish(self, candidates: dict[str, Event]) -> None:
+    def _finish(self, candidates: dict[str, Event]) -> int:
+        """Keep the results of the candidate tables that are finished; how many."""
         matches = {
             str(row.table_id): row
             for row in CompetitionTable.objects.filter(table_id__in=list(candidates))
@@ -260,6 +300,7 @@ class MatchResultsProjection(Projection):
             # A rebuild sees the same tables again: the stream's command id makes the
             # second append a no-op, and the row already kept is not kept twice.
             PendingTableResult.objects.bulk_create(pending, ignore_conflicts=True)
+        return len(pending)
 
 
 # ---------------------------------------------------------------- ratings

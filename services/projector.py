@@ -7,6 +7,12 @@ after every commit by ``games.live``) or until the poll interval passes, whichev
 first. The poll is the fallback for a lost notification or a commit made by a process that
 does not publish (e.g. a manual script); ``catch_up`` itself never skips an event, so
 waking late only delays, never loses.
+
+A round in which a projection appended events itself (the match results appending
+``MatchResultRecorded``) is followed by another at once: what the projector appends is
+caught up without waiting for its own notice to come back through Redis, or for the poll
+when that notice is lost, and whichever projection it feeds (even one that ran earlier in
+the round) sees it in the same wake-up.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from typing import Any
 import django
 from django.db import close_old_connections, connection
 
+from eventstore.signals import events_committed
 from eventstore.subscriptions import catch_up, registered_projections
 from games.live.commit_subscription import commit_notices
 from services.heap import settle_after_startup
@@ -54,10 +61,20 @@ class Projector:
         self.poll_seconds = poll_seconds
         self.stopping = False
         self.rounds = 0
+        # Times the loop waited for a commit notice or the poll, and returned.
+        self.wakeups = 0
+        # Set by a commit made in this process during a round (a projection's append).
+        self.appended = False
 
     def stop(self, signum: int | None = None, frame: FrameType | None = None) -> None:
         """Ask the loop to end after the current round."""
         self.stopping = True
+
+    def on_events_committed(self, sender: object, **kwargs: Any) -> None:
+        """Receiver of ``events_committed`` while the loop runs: this process committed
+        events (a projection appended them), so the loop must not wait before the next
+        round."""
+        self.appended = True
 
     def catch_up_all(self) -> int:
         """One round: catch every registered projection up; returns events processed."""
@@ -90,17 +107,25 @@ class Projector:
                 return
 
     def run(self, *, once: bool = False) -> None:
-        """Catch up, then wait for a commit notice or the poll interval, until stopped."""
+        """Catch up, then wait for a commit notice or the poll interval, until stopped;
+        a round in which a projection appended events is followed by another at once."""
+        uid = f"services.projector.{id(self)}"
+        events_committed.connect(self.on_events_committed, weak=False, dispatch_uid=uid)
         notices = commit_notices()
         try:
             while not self.stopping:
+                self.appended = False
                 processed = self.catch_up_all()
                 if processed:
                     logger.info("caught up %d event(s)", processed)
+                if self.appended:
+                    continue
                 if once:
                     return
                 self.wait_for_commit(notices)
+                self.wakeups += 1
         finally:
+            events_committed.disconnect(dispatch_uid=uid)
             notices.close()
             connection.close()
 

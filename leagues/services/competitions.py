@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
 
 from eventstore.reading import read_stream
 from eventstore.recorder import append
+from eventstore.records import StoredEvent
 from games.engine.rules import RulesError
 from leagues.core.commitment import new_seed
 from leagues.core.errors import LeagueError
@@ -29,7 +31,7 @@ from scoring.core.scoresheet import ScoresheetError, score_scoresheet
 from scoring.services.presets import resolve
 
 from .seeding import projected_rating, with_seeding
-from .streams import actor_of, execute, load, parse_id, user_id_of
+from .streams import actor_of, execute, execute_each, load, parse_id, user_id_of
 
 MAX_SCORESHEET_HANDS = 200
 
@@ -419,42 +421,75 @@ def outcome(totals: Mapping[str, int], ledger_winner: str | None, fixed: int | N
     return ledger_winner
 
 
-def record_table_result(
-    competition_id: str,
-    *,
-    table_id: str,
-    round_number: int,
-    board: int,
-    points: Mapping[str, int],
-    winner: str | None,
-    hands: int,
-    bot_substitute: bool,
-) -> CompetitionState:
-    """The result of a competition table's finished game (appended by the match-results
-    projection; idempotent by the table id)."""
-    actor = {"kind": "system", "name": "match_results"}
+@dataclass(frozen=True)
+class TableResult:
+    """A competition table's finished game, as the match-results projection kept it."""
 
+    table_id: str
+    round_number: int
+    board: int
+    points: Mapping[str, int]
+    winner: str | None
+    hands: int
+    bot_substitute: bool
+
+
+TABLE_RESULT_ACTOR = {"kind": "system", "name": "match_results"}
+
+
+def _table_result_decision(
+    competition_id: str, result: TableResult, seeds: dict[int, str | None]
+) -> Callable[[CompetitionState], list[Any]]:
     def decide(state: CompetitionState) -> list[Any]:
+        number = result.round_number
+        if number not in seeds:
+            seeds[number] = seed_of(competition_id, number)
         return decisions.decide_result(
             state,
-            round_number=round_number,
-            board=board,
-            points=points,
-            winner=winner,
+            round_number=number,
+            board=result.board,
+            points=result.points,
+            winner=result.winner,
             source="table",
-            seed=seed_of(competition_id, round_number),
-            actor=actor,
-            table_id=table_id,
-            hands=hands,
-            bot_substitute=bot_substitute,
+            seed=seeds[number],
+            actor=TABLE_RESULT_ACTOR,
+            table_id=result.table_id,
+            hands=result.hands,
+            bot_substitute=result.bot_substitute,
         )
 
+    return decide
+
+
+def record_table_result(competition_id: str, result: TableResult) -> CompetitionState:
+    """The result of a competition table's finished game (appended by the match-results
+    projection; idempotent by the table id)."""
     return execute(
         competition_id,
-        decide,
-        command_id=f"table-result:{table_id}",
-        after=lambda s, _e: finish_if_complete(s, actor),
+        _table_result_decision(competition_id, result, {}),
+        command_id=f"table-result:{result.table_id}",
+        after=lambda s, _e: finish_if_complete(s, TABLE_RESULT_ACTOR),
     )[0]
+
+
+def record_table_results(
+    competition_id: str, results: Sequence[TableResult]
+) -> list[list[StoredEvent] | LeagueError]:
+    """Several finished tables of one competition in one fold and one transaction
+    (:func:`~leagues.services.streams.execute_each`), in the given order: per result its
+    stored events, or the refusal (e.g. the organiser entered that match first)."""
+    seeds: dict[int, str | None] = {}
+    return execute_each(
+        competition_id,
+        [
+            (
+                f"table-result:{result.table_id}",
+                _table_result_decision(competition_id, result, seeds),
+            )
+            for result in results
+        ],
+        after=lambda s, _e: _finish_if_complete(s, TABLE_RESULT_ACTOR),
+    )
 
 
 def record_forfeit(
@@ -535,6 +570,8 @@ __all__ = [
     "record_forfeit",
     "record_result",
     "record_table_result",
+    "record_table_results",
+    "TableResult",
     "register_entrant",
     "substitute",
     "withdraw_entrant",

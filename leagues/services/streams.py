@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -86,19 +86,82 @@ def execute(
                 state.apply(stored)
             if after is not None:
                 after(state, result.events)
-            CompetitionRow.objects.update_or_create(
-                id=cid,
-                defaults={
-                    "name": state.config.get("name", ""),
-                    "kind": state.config.get("kind", "tournament"),
-                    "league_id": state.config.get("league_id"),
-                    "season": state.config.get("season"),
-                    "division": state.config.get("division"),
-                    "organisers": state.organisers,
-                    "status": _status(state),
-                    "version": state.version,
-                    "due_at": next_due(state),
-                },
-            )
+            _save_row(cid, state)
             return state, result.events, False
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+Decide = Callable[[CompetitionState], list[NewEvent]]
+
+
+def execute_each(
+    competition_id: object,
+    commands: Sequence[tuple[str | None, Decide]],
+    *,
+    after: Callable[[CompetitionState, list[StoredEvent]], None] | None = None,
+) -> list[list[StoredEvent] | LeagueError]:
+    """Several commands against one fold, in one transaction: each ``(command_id,
+    decide)`` is decided against the state the ones before it left and appended with its
+    own command id (a known one appends nothing, as with :func:`execute`); ``after`` runs
+    after each append. A refusal (:class:`LeagueError`) is that command's outcome and
+    writes nothing; the others go on. Another writer getting in first rolls the whole
+    batch back and it is decided again from a new fold.
+
+    For a burst of commands on one competition (the match-results projection's pending
+    results): one read and fold, one read-model write and one commit instead of one each.
+    """
+    cid = parse_id(competition_id)
+    stream = ev.competition_stream_id(cid)
+    for attempt in range(RETRIES):
+        outcomes: list[list[StoredEvent] | LeagueError] = []
+        try:
+            with transaction.atomic():
+                state = CompetitionState.fold(read_stream(stream))
+                appended = False
+                for command_id, decide in commands:
+                    try:
+                        new = decide(state)
+                    except LeagueError as refusal:
+                        outcomes.append(refusal)
+                        continue
+                    result = append(
+                        stream,
+                        state.version,
+                        new,
+                        command_id=command_id,
+                        expected_hash=state.head_hash,
+                    )
+                    outcomes.append(result.events)
+                    if result.duplicate:
+                        continue
+                    for stored in result.events:
+                        state.apply(stored)
+                    appended = True
+                    if after is not None:
+                        after(state, result.events)
+                if appended:
+                    _save_row(cid, state)
+        except WrongExpectedVersion:
+            if attempt == RETRIES - 1:
+                raise
+            continue
+        return outcomes
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _save_row(cid: str, state: CompetitionState) -> None:
+    """The competition's read-model row, in the append's transaction."""
+    CompetitionRow.objects.update_or_create(
+        id=cid,
+        defaults={
+            "name": state.config.get("name", ""),
+            "kind": state.config.get("kind", "tournament"),
+            "league_id": state.config.get("league_id"),
+            "season": state.config.get("season"),
+            "division": state.config.get("division"),
+            "organisers": state.organisers,
+            "status": _status(state),
+            "version": state.version,
+            "due_at": next_due(state),
+        },
+    )

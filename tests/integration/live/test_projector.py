@@ -11,6 +11,7 @@ from django.db import transaction
 
 from eventstore.recorder import append
 from eventstore.records import NewEvent, StoredEvent
+from eventstore.signals import events_committed
 from eventstore.subscriptions import Projection, register_projection, unregister_projection
 from services.projector import Projector, heartbeat_age, heartbeat_path
 from tests.integration.live.conftest import wait_until
@@ -19,8 +20,8 @@ from tests.integration.live.conftest import wait_until
 class StreamWatcher(Projection):
     """Records the events of one stream (a test projection)."""
 
-    def __init__(self, stream_id: str) -> None:
-        self.name = f"test-watch-{stream_id}"
+    def __init__(self, stream_id: str, name: str | None = None) -> None:
+        self.name = name or f"test-watch-{stream_id}"
         self.stream_id = stream_id
         self.seen: list[tuple[int, float]] = []
 
@@ -54,4 +55,54 @@ def test_projector_catches_up_on_the_commit_notice_long_before_its_poll(live_db:
         projector.stop()
         loop.join(timeout=35)
         unregister_projection(watcher.name)
+    assert not loop.is_alive()
+
+
+class Relay(Projection):
+    """On an event of ``source``, appends one to ``target`` after its batch commits, as
+    ``league_match_results`` appends ``MatchResultRecorded`` (a test projection)."""
+
+    def __init__(self, source: str, target: str) -> None:
+        self.name = f"zz-test-relay-{source}"
+        self.source = source
+        self.target = target
+
+    def handle_batch(self, events: Any) -> None:
+        if any(event.stream_id == self.source for event in events):
+            transaction.on_commit(self.relay)
+
+    def relay(self) -> None:
+        with transaction.atomic():
+            append(self.target, 0, [NewEvent("TestRelayed", {})], command_id="relay")
+
+    def reset(self) -> None:
+        pass
+
+
+def test_what_a_projection_appends_is_caught_up_in_the_same_wake_up(live_db: Any) -> None:
+    """The relay runs last in the round (by name), after the watcher of what it appends.
+    No commit notice is published here (the fan-out receiver is detached) and the poll is
+    two minutes away: only the projector's own follow-up round can deliver the event."""
+    from games.live.fanout import on_events_committed
+
+    suffix = uuid.uuid4().hex[:12]
+    source, target = f"test-relay-in-{suffix}", f"test-relay-out-{suffix}"
+    watcher = register_projection(StreamWatcher(target, name=f"aa-test-watch-{suffix}"))
+    relay = register_projection(Relay(source, target))
+    projector = Projector(poll_seconds=120.0)
+    loop = threading.Thread(target=projector.run, daemon=True)
+    events_committed.disconnect(dispatch_uid="games.live.fanout")
+    try:
+        with transaction.atomic():
+            append(source, 0, [NewEvent("TestHappened", {"n": 1})])
+        loop.start()
+        wait_until(lambda: watcher.seen, 60, "the watcher to see the relayed event")
+        assert [version for version, _ in watcher.seen] == [1]
+        assert projector.wakeups == 0  # never waited for a notice or the poll
+    finally:
+        events_committed.connect(on_events_committed, dispatch_uid="games.live.fanout")
+        projector.stop()
+        loop.join(timeout=10)
+        unregister_projection(watcher.name)
+        unregister_projection(relay.name)
     assert not loop.is_alive()

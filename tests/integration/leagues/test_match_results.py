@@ -1,0 +1,91 @@
+"""The standings lag path in the real projector loop (``services.projector.Projector``):
+finished tables' results kept by ``league_match_results`` are appended together after its
+batch commits and reach ``league_standings`` in the same wake-up, without the poll.
+
+Real PostgreSQL, committed (``live_db``): the loop runs in its own thread and connection.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from typing import Any
+
+from django.db import connection
+from django.utils import timezone
+
+from tests.integration.live.conftest import new_user, wait_until
+
+
+def paired_swiss(entrants: int) -> str:
+    from leagues.services import competitions
+
+    organiser = new_user(f"lag{uuid.uuid4().hex[:8]}")
+    state = competitions.create_competition(
+        organiser, {"name": "Lag Swiss", "stages": [{"kind": "swiss", "rounds": 2}]}
+    )
+    cid = state.competition_id
+    for number in range(1, entrants + 1):
+        competitions.register_entrant(
+            organiser,
+            cid,
+            entrant_id=f"e{number}",
+            players=[f"lag{uuid.uuid4().hex[:8]}", f"lag{uuid.uuid4().hex[:8]}"],
+        )
+    competitions.pair_next_round(organiser, cid)
+    return cid
+
+
+def test_a_burst_of_table_results_reaches_the_standings_in_one_wake_up(live_db: Any) -> None:
+    from leagues.domain import events as ev
+    from leagues.models import OfficialStandings, PendingTableResult
+    from leagues.services.streams import load
+    from services.projector import Projector
+
+    cid = paired_swiss(8)
+    boards = load(cid).paired_round(1).pairing.matches  # type: ignore[union-attr]
+    assert len(boards) == 4
+    # What league_match_results keeps for four tables that finished together.
+    PendingTableResult.objects.bulk_create(
+        PendingTableResult(
+            table_id=uuid.uuid4(),
+            competition_id=cid,
+            round=1,
+            board=pairing.board,
+            result={
+                "points": {"north_south": 250, "east_west": 120},
+                "winner": "north_south",
+                "hands": 5,
+                "bots": True,
+            },
+            finished_at=timezone.now(),
+        )
+        for pairing in boards
+    )
+    projector = Projector(poll_seconds=120.0)  # a poll cannot hide a missed round
+    loop = threading.Thread(target=projector.run, daemon=True)
+    loop.start()
+    try:
+
+        def closed_in_standings() -> Any:
+            row = OfficialStandings.objects.filter(competition_id=cid).first()
+            return row if row is not None and row.document["closed_rounds"] == [1] else None
+
+        row = wait_until(closed_in_standings, 60, "the standings to hold round 1's results")
+        assert projector.wakeups == 0  # the results' append never waited for a wake-up
+    finally:
+        projector.stop()
+        loop.join(timeout=10)
+    assert not loop.is_alive()
+    state = load(cid)
+    assert row.version == state.version
+    assert len(state.results) == 4 and 1 in state.closed
+    assert not PendingTableResult.objects.filter(competition_id=cid).exists()
+    # One fold and one transaction for the burst: the results share their commit time.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(DISTINCT recorded_at), count(*) FROM eventstore_event "
+            "WHERE stream_id = %s AND type = %s",
+            [ev.competition_stream_id(cid), ev.MATCH_RESULT_RECORDED],
+        )
+        assert cursor.fetchone() == (1, 4)

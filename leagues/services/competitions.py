@@ -488,7 +488,7 @@ def record_table_results(
             )
             for result in results
         ],
-        after=lambda s, _e: _finish_if_complete(s, TABLE_RESULT_ACTOR),
+        after=lambda s, _e: finish_if_complete(s, TABLE_RESULT_ACTOR),
     )
 
 

@@ -438,7 +438,9 @@ def test_the_organiser_checks_in_forfeits_withdraws_and_the_public_page_follows(
     page.fill("#late-player-1", players[2].username)
     page.fill("#late-player-2", players[10].username)
     page.click("#late-submit")
-    expect(page.locator("#late-error")).to_contain_text("already")
+    expect(page.locator("#late-error")).to_contain_text(
+        "a player may be in only one entrant of a competition"
+    )
     page.fill("#late-player-1", players[9].username)
     page.click("#late-submit")
     expect(page.locator("#entrant-list li")).to_have_count(5)

@@ -274,23 +274,24 @@ function liveNote(text) {
 function catchUp(version, document_) {
   if (document_ && Number.isInteger(document_.version)) page.pushed = document_;
   page.wanted = Math.max(page.wanted ?? version, version);
-  if (page.catchingUp) return page.catchingUp;
-  page.catchingUp = (async () => {
-    try {
-      while (page.version === null || page.wanted > page.version) {
-        const before = page.version;
-        await refresh();
-        // The reads answer at the version the socket announced or later (it announces
-        // after the commit); if not, the next message or the poll brings the page on.
-        if (page.version === before) break;
-      }
-    } catch (problem) {
-      liveNote(`Not refreshed: ${problem.message}`);
-    } finally {
-      page.catchingUp = null;
-    }
-  })();
+  // One catch-up at a time; a version announced meanwhile is read by the running one.
+  // (`.finally` runs after the assignment, even when there is nothing to read.)
+  if (!page.catchingUp) page.catchingUp = readUntilCaughtUp().finally(() => (page.catchingUp = null));
   return page.catchingUp;
+}
+
+async function readUntilCaughtUp() {
+  try {
+    while (page.version === null || page.wanted > page.version) {
+      const before = page.version;
+      await refresh();
+      // The reads answer at the version the socket announced or later (it announces
+      // after the commit); if not, the next message or the resync brings the page on.
+      if (page.version === before) break;
+    }
+  } catch (problem) {
+    liveNote(`Not refreshed: ${problem.message}`);
+  }
 }
 
 function follow() {

@@ -1,6 +1,8 @@
 """The tournament pages through the real stack: a bots-played round followed live on the
-public page, and an organiser creating a competition, entering scoresheets and
-correcting a result with a reason.
+public page over the competition's socket (no poll while it is up), an organiser creating
+a competition, entering scoresheets and correcting a result with a reason, and an
+organiser checking entrants in, recording a no-show, withdrawing, substituting and
+late-joining while the public page follows.
 
 Match results from tables reach the competition through the leagues projections, so this
 module runs a projector process beside the session's daphne and worker.

@@ -239,7 +239,7 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
 
 
 def scoresheet(page: Any, board: int, bids: list[str], tricks: list[str]) -> None:
-    page.click(f'#organise-rounds li[data-board="{board}"] button')
+    page.click(f'#organise-rounds li[data-board="{board}"] button[data-action="result"]')
     expect(page.locator("#result-panel")).to_be_visible()
     for seat, bid, took in zip(("north", "east", "south", "west"), bids, tricks, strict=True):
         page.fill(f'#scoresheet-rows input[data-kind="bid"][data-seat="{seat}"]', bid)
@@ -314,7 +314,7 @@ def test_the_organiser_creates_enters_results_and_corrects_one(page: Any, orm: N
     # Correct board 1: a correction needs its reason (the server's sentence), then counts.
     page.goto(f"/competitions/{cid}/organise/")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
-    page.click('#organise-rounds li[data-board="1"] button')
+    page.click('#organise-rounds li[data-board="1"] button[data-action="correct"]')
     page.fill("#correct-ns", "40")
     page.fill("#correct-ew", "120")
     page.select_option("#correct-winner", "east_west")

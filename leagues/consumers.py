@@ -9,6 +9,9 @@ Public read, like the REST standings: anonymous connections are welcome. Protoco
 - After every change, ``league_standings`` (the projection) sends ``standings.changed``
   to the group ``competition.<id>``; each connection then sends the new document, once
   per version and in order (a notice for a version already sent is ignored).
+- A safety net for a lost notice (the pub/sub layer delivers at most once): every
+  ``settings.WS_RESYNC_SECONDS`` the connection compares the stream's version with the
+  last one it sent and sends the newer document, like the table's socket.
 - The server reads nothing from the client; anything sent gets ``{"type": "error"}``.
 - An unknown competition: an error message, then close code 4404.
 """
@@ -20,9 +23,12 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.db import close_old_connections
 
+from eventstore.reading import stream_version
 from leagues.core.errors import LeagueError
+from leagues.domain.events import competition_stream_id
 from leagues.projections import group_name
 from leagues.selectors.competitions import official_standings
 from leagues.services.streams import parse_id
@@ -41,14 +47,24 @@ def _standings(competition_id: str) -> dict[str, Any] | None:
 load_standings = sync_to_async(_standings, thread_sensitive=False)
 
 
+def _version(competition_id: str) -> int:
+    close_old_connections()
+    return stream_version(competition_stream_id(competition_id))
+
+
+current_version = sync_to_async(_version, thread_sensitive=False)
+
+
 class CompetitionConsumer(AsyncJsonWebsocketConsumer):
     """One subscriber to one competition's standings."""
 
     competition_id: str
     last_sent: int | None
+    resync_task: asyncio.Future[None] | None
 
     async def connect(self) -> None:
         self.last_sent = None
+        self.resync_task = None
         self.sending = asyncio.Lock()
         self.competition_id = ""
         await self.accept()
@@ -61,12 +77,24 @@ class CompetitionConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(group_name(self.competition_id), self.channel_name)
         if not await self.send_standings():
             await self.refuse("unknown_competition", "There is no such competition.")
+            return
+        self.resync_task = asyncio.ensure_future(self.resync_periodically())
+
+    async def resync_periodically(self) -> None:
+        """Send a version whose notice never came (checked every WS_RESYNC_SECONDS)."""
+        while True:
+            await asyncio.sleep(settings.WS_RESYNC_SECONDS)
+            version = await current_version(self.competition_id)
+            if self.last_sent is not None and version > self.last_sent:
+                await self.send_standings(at_least=version)
 
     async def refuse(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})
         await self.close(code=CLOSE_NOT_FOUND)
 
     async def disconnect(self, code: int) -> None:
+        if self.resync_task is not None:
+            self.resync_task.cancel()
         if self.competition_id:
             await self.channel_layer.group_discard(
                 group_name(self.competition_id), self.channel_name

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from leagues.core.errors import LeagueError
 from leagues.selectors import competitions as reads
+from leagues.selectors.players import ids_of
 from leagues.services import competitions as cmds
 from leagues.services import leagues as league_cmds
 from leagues.services.presence import arrive
@@ -206,10 +207,18 @@ class CheckInView(CommandView):
 
 @write("competition_entrant_substitute")
 class SubstituteView(CommandView):
-    fields = ("player_out", "player_in")
+    """``player_in`` a user id, or ``username_in`` the username an organiser types."""
+
+    fields = ("player_out", "player_in", "username_in")
 
     def run(self, user: Any, body: dict[str, Any], competition_id: str, entrant_id: str) -> Any:
-        return cmds.substitute(user, competition_id, entrant_id, **_every(body, self.fields))
+        if "username_in" in body:
+            if "player_in" in body:
+                raise LeagueError("invalid", "Give player_in (a user id) or username_in, not both.")
+            [body["player_in"]] = ids_of([body.pop("username_in")], field="username_in", count=1)
+        return cmds.substitute(
+            user, competition_id, entrant_id, **_every(body, ("player_out", "player_in"))
+        )
 
 
 @write("competition_partnership_propose")

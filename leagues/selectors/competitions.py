@@ -80,10 +80,14 @@ def overview(competition_id: object) -> dict[str, Any]:
     state = state_of(competition_id)
     config = state.config
     player_ids = [p for e in state.entrants.values() for p in (*e.players, e.reserve)]
+    player_ids += [into for subs in state.substitutions.values() for _, _, into in subs]
+    next_round = state.last_round + 1
+    checked_in = state.checked_in.get(next_round, set())
     return {
         "id": state.competition_id,
         "version": state.version,
         "settings": config,
+        "next_round": next_round,
         "entrants": [
             {
                 "id": e.id,
@@ -92,6 +96,9 @@ def overview(competition_id: object) -> dict[str, Any]:
                 "reserve": e.reserve,
                 "joined_round": e.joined_round,
                 "withdrawn_after_round": e.withdrawn_after_round,
+                # Who plays the next round (substitutions applied), and its check-in.
+                "playing": list(state.players_in(e.id, next_round)),
+                "checked_in": e.id in checked_in,
             }
             for e in state.entrants.values()
         ],
@@ -166,6 +173,7 @@ def _result(state: CompetitionState, result: Any) -> dict[str, Any] | None:
         "points": {"north_south": result.north_south_points, "east_west": result.east_west_points},
         "winner": result.winner,
         "forfeited_by": result.forfeited_by,
+        "no_show": result.no_show,
         "bot_substitute": result.bot_substitute,
         "corrects": result.corrects,
         # Where the result came from (table, scoresheet, organiser, forfeit, correction)

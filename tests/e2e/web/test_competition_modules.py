@@ -232,3 +232,121 @@ def test_scoresheet_rows_and_create_settings(page: Any) -> None:
         "tiebreaks": ["lots"],
     }
     assert result["ids"] == ["the-aces", "the-aces-2", "entrant-2"]
+
+
+LIVE = """async () => {
+  const l = await import("/static/web/js/competitions/live.js");
+  const sockets = [];
+  class FakeSocket {
+    constructor(url) { this.url = url; this.listeners = {}; sockets.push(this); }
+    addEventListener(kind, f) { (this.listeners[kind] ||= []).push(f); }
+    emit(kind, event) { for (const f of this.listeners[kind] || []) f(event); }
+    close() { this.closedByClient = true; }
+  }
+  const seen = [];
+  const statuses = [];
+  const live = new l.CompetitionLive("c-1", {
+    onVersion: (version, doc) => seen.push([version, doc && doc.version]),
+    onStatus: (kind) => statuses.push(kind),
+    openSocket: (url) => new FakeSocket(url),
+  });
+  const until = (test) => new Promise((resolve) => {
+    const timer = setInterval(() => { if (test()) { clearInterval(timer); resolve(); } }, 10);
+  });
+  const doc = (v) => ({ data: JSON.stringify({ type: "standings", version: v,
+                                               standings: { version: v } }) });
+  live.connect();
+  sockets[0].emit("message", doc(4));     // the document on connect: the page's start
+  sockets[0].emit("message", doc(4));     // the same version again: ignored
+  sockets[0].emit("message", doc(7));     // 5 and 6 folded into 7: the page catches up
+  sockets[0].emit("message", doc(6));     // older than what we have: ignored
+  sockets[0].emit("message", { data: "not json" });
+  sockets[0].emit("message", { data: JSON.stringify({ type: "noise", version: 99 }) });
+  sockets[0].emit("close", { code: 1006 });          // a drop: reconnect
+  const afterDrop = statuses.slice();
+  await until(() => sockets.length === 2);
+  sockets[1].emit("close", { code: 1006 });          // cannot connect again: fall back
+  const afterSecond = statuses.slice();
+  await until(() => sockets.length === 3);
+  sockets[2].emit("message", doc(7));     // back, nothing missed: live, nothing to read
+  sockets[2].emit("message", doc(9));     // then a change: caught up
+  const refusal = { type: "error", code: "unknown_competition", message: "No such competition." };
+  sockets[2].emit("message", { data: JSON.stringify(refusal) });
+  sockets[2].emit("close", { code: 4404 });          // refused: no retry
+  return {
+    url: sockets[0].url, seen, afterDrop, afterSecond, statuses, sockets: sockets.length,
+    delays: [0, 1, 2, 4, 5, 9].map(l.reconnectDelay),
+    classify: [
+      l.classify(null, { type: "standings", version: 1 }),
+      l.classify(3, { type: "standings", version: 3 }),
+      l.classify(3, { type: "standings", version: 4 }),
+      l.classify(3, { type: "standings", version: "4" }),
+      l.classify(3, { type: "error" }),
+      l.classify(3, null),
+    ],
+  };
+}"""
+
+
+def test_the_competition_socket_catches_up_by_version_and_reconnects(page: Any) -> None:
+    open_site(page)
+
+    result = page.evaluate(LIVE)
+
+    assert result["url"].endswith("/ws/competitions/c-1/")
+    # Each version once, in order; repeats and older documents are dropped.
+    assert result["seen"] == [[4, 4], [7, 7], [9, 9]]
+    assert result["afterDrop"] == ["live", "reconnecting"]
+    # Two failures in a row: the page falls back to its slow poll (and says so).
+    assert result["afterSecond"] == ["live", "reconnecting", "polling"]
+    # Back: live again; then the refusal (4404) ends it without another attempt.
+    assert result["statuses"] == ["live", "reconnecting", "polling", "live", "failed"]
+    assert result["sockets"] == 3
+    assert result["delays"] == [500, 1000, 2000, 8000, 15000, 15000]
+    assert result["classify"] == ["new", "repeat", "new", "other", "error", "other"]
+
+
+ORGANISER_WORDS = """async () => {
+  const w = await import("/static/web/js/competitions/words.js");
+  const settings = { late_join_until_round: 2, match_points: { late_join: 1 }, stages: [] };
+  const players = { 1: "ann", 2: "bob", 3: "cy" };
+  return {
+    none: w.lateJoinRule({ late_join_until_round: 0 }, 2),
+    open: w.lateJoinRule(settings, 2),
+    zero: w.lateJoinRule({ ...settings, match_points: { late_join: 0 } }, 2),
+    closed: w.lateJoinRule(settings, 3),
+    stage: w.lateJoinRule(settings, 2, 1),
+    opens: [[2, 0], [3, 0], [1, 0], [2, 1]].map(([n, s]) => w.lateJoinOpen(settings, n, s)),
+    fresh: w.entrantStatus({ players: ["1", "2"], playing: ["1", "2"], joined_round: 1,
+                             withdrawn_after_round: null, reserve: null }, 1, players),
+    busy: w.entrantStatus({ players: ["1", "2"], playing: ["1", "3"], joined_round: 2,
+                            withdrawn_after_round: 2, reserve: "3", checked_in: true }, 3, players),
+    early: w.entrantStatus({ players: ["1", "2"], joined_round: 1, withdrawn_after_round: 0 },
+                           1, players),
+    noShow: w.resultFlags({ forfeited_by: "east_west", no_show: true },
+                          { source: "forfeit", reason: "Nobody came" }).map((f) => f.text),
+  };
+}"""
+
+
+def test_organiser_words_late_join_rule_and_entrant_status(page: Any) -> None:
+    open_site(page)
+
+    result = page.evaluate(ORGANISER_WORDS)
+
+    assert result["none"] == "This competition takes no late entrants."
+    assert result["open"] == (
+        "Late entrants can join until round 2 and play from round 2; "
+        "each round missed counts 1 match point."
+    )
+    assert result["zero"].endswith("each round missed counts 0 match points.")
+    assert result["closed"] == "Late entrants could join until round 2; the next round is 3."
+    assert result["stage"] == "Late entrants join during the first stage only (until round 2)."
+    assert result["opens"] == [True, False, False, False]
+    assert result["fresh"] == ""
+    assert result["busy"] == (
+        "withdrawn after round 2 · joined in round 2 · plays as ann & cy from now on"
+        " · reserve cy · checked in for round 3"
+    )
+    assert result["early"] == "withdrawn before round 1"
+    assert result["noShow"] == ["No-show by East-West: Nobody came"]

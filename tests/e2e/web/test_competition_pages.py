@@ -1,6 +1,8 @@
 """The tournament pages through the real stack: a bots-played round followed live on the
-public page, and an organiser creating a competition, entering scoresheets and
-correcting a result with a reason.
+public page over the competition's socket (no poll while it is up), an organiser creating
+a competition, entering scoresheets and correcting a result with a reason, and an
+organiser checking entrants in, recording a no-show, withdrawing, substituting and
+late-joining while the public page follows.
 
 Match results from tables reach the competition through the leagues projections, so this
 module runs a projector process beside the session's daphne and worker.
@@ -13,6 +15,7 @@ import re
 import uuid
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -87,6 +90,49 @@ def mp_cell(page: Any, entrant: str) -> Any:
     )
 
 
+def follow_reads_and_pushes(page: Any, cid: str) -> list[tuple[str, int]]:
+    """In order: each read of the competition's overview (``GET /api/competitions/<id>``,
+    the read the page's refresh and its poll start with) and each version the competition's
+    socket pushes to the page."""
+    timeline: list[tuple[str, int]] = []
+    overview = f"/api/competitions/{cid}"
+
+    def on_request(request: Any) -> None:
+        if request.method == "GET" and urlsplit(request.url).path == overview:
+            timeline.append(("read", 0))
+
+    def on_frame(payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message.get("type") == "standings":
+            timeline.append(("push", int(message["version"])))
+
+    def on_socket(socket: Any) -> None:
+        if urlsplit(socket.url).path == f"/ws/competitions/{cid}/":
+            socket.on("framereceived", on_frame)
+
+    page.on("request", on_request)
+    page.on("websocket", on_socket)
+    return timeline
+
+
+def assert_no_poll(timeline: list[tuple[str, int]]) -> None:
+    """After the first load, every read follows a push of a version the page had not
+    seen: reads are caused by the socket, none by a timer."""
+    reads = [k for k, (kind, _) in enumerate(timeline) if kind == "read"]
+    pushes = [version for kind, version in timeline if kind == "push"]
+    assert reads and reads[0] == 0, timeline  # the page loads before it connects
+    assert len(set(pushes)) >= 3, timeline  # round started, results, round closed
+    newest = 0
+    fresh = 0  # new versions pushed since the last read
+    for kind, version in timeline[1:]:
+        if kind == "push" and version > newest:
+            newest = version
+            fresh += 1
+        elif kind == "read":
+            assert fresh, f"a read no push asked for (a poll): {timeline}"
+            fresh = 0
+
+
 def test_a_tournament_page_follows_a_bots_played_round_live(
     page: Any, orm: None, projector: Any
 ) -> None:
@@ -120,9 +166,14 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
     assert_controls_named(page)
     shoot(page, "lobby-next-match-wide")
 
-    # ... and on the competition page.
+    # ... and on the competition page, which follows the competition over its socket.
+    timeline = follow_reads_and_pushes(page, cid)
     page.goto(f"/competitions/{cid}/")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("body")).to_have_attribute("data-live", "live")
+    expect(page.locator("#live-note")).to_have_text(
+        "Live: the page updates as the competition moves on."
+    )
     expect(page.locator("#competition-name")).to_have_text("Bots night")
     expect(page.locator("#next-match-text")).to_contain_text("Round 1, board")
     expect(page.locator('.round[data-round="1"] h3')).to_have_text("Round 1 (paired, not started)")
@@ -166,6 +217,10 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
     finished = page.locator('#board-tiles [data-part="status-line"]', has_text="Game over.")
     expect(finished).to_have_count(2)
     expect(page.locator("#boards-heading")).to_have_text("Round 1: final boards")
+    # The whole round came over the socket: the page read the competition again only
+    # after the socket announced a newer version, never on a timer.
+    assert_no_poll(timeline)
+    expect(page.locator("body")).to_have_attribute("data-live", "live")
 
     # What if head-to-head were dropped for wins first?  The recomputed table says who moved.
     page.select_option("#whatif-tiebreak-1", "wins")
@@ -184,7 +239,7 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
 
 
 def scoresheet(page: Any, board: int, bids: list[str], tricks: list[str]) -> None:
-    page.click(f'#organise-rounds li[data-board="{board}"] button')
+    page.click(f'#organise-rounds li[data-board="{board}"] button[data-action="result"]')
     expect(page.locator("#result-panel")).to_be_visible()
     for seat, bid, took in zip(("north", "east", "south", "west"), bids, tricks, strict=True):
         page.fill(f'#scoresheet-rows input[data-kind="bid"][data-seat="{seat}"]', bid)
@@ -309,7 +364,7 @@ def test_the_organiser_creates_enters_results_and_corrects_one(page: Any, orm: N
     # Correct board 1: a correction needs its reason (the server's sentence), then counts.
     page.goto(f"/competitions/{cid}/organise/")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
-    page.click('#organise-rounds li[data-board="1"] button')
+    page.click('#organise-rounds li[data-board="1"] button[data-action="correct"]')
     page.fill("#correct-ns", "40")
     page.fill("#correct-ew", "120")
     page.select_option("#correct-winner", "east_west")
@@ -336,3 +391,128 @@ def test_the_organiser_creates_enters_results_and_corrects_one(page: Any, orm: N
         "Club night"
     )
     at_both_sizes(page, "competitions-list")
+
+
+def test_the_organiser_checks_in_forfeits_withdraws_and_the_public_page_follows(
+    page: Any, orm: None, projector: Any
+) -> None:
+    from leagues.services import competitions as cmds
+    from leagues.services.streams import load
+    from tests.e2e.web.steps import axe_violations
+
+    organiser, *players = users(12)
+    spec = {
+        "name": "Late club",
+        "stages": [{"kind": "swiss", "rounds": 2}],
+        "rules": {"preset": "standard"},
+        "fixed_hands": 1,
+        "check_in": True,
+        "late_join_until_round": 2,
+        "match_points": {"late_join": 1},
+    }
+    cid = cmds.create_competition(organiser, spec).competition_id
+    teams = [f"team-{k}" for k in range(4)]
+    for k, team in enumerate(teams):
+        cmds.register_entrant(
+            organiser,
+            cid,
+            entrant_id=team,
+            players=[str(players[2 * k].pk), str(players[2 * k + 1].pk)],
+            name=f"Team {k}",
+            reserve=str(players[8].pk) if k == 0 else None,
+        )
+    sign_in_as(page, organiser)
+    page.set_viewport_size(WIDE)
+    page.goto(f"/competitions/{cid}/organise/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    entrant = lambda team: page.locator(f'#entrant-list li[data-entrant="{team}"]')  # noqa: E731
+
+    # Check-in gates pairing: the server's sentence, next to the rounds; then each entrant.
+    page.click("#pair-round")
+    expect(page.locator("#rounds-error")).to_contain_text("Not checked in for round 1")
+    for team in teams:
+        entrant(team).locator('button[data-action="check-in"]').click()
+        expect(entrant(team)).to_contain_text("checked in for round 1")
+    page.click("#pair-round")
+    expect(page.locator('#organise-rounds .round[data-round="1"] li')).to_have_count(2)
+    board_1 = load(cid).paired_round(1).pairing.matches[0]  # type: ignore[union-attr]
+    # The side that does not come is not team 0 (its reserve comes in below).
+    side, words, radio = ("east_west", "East-West", "#forfeit-ew")
+    if board_1.east_west == "team-0":
+        side, words, radio = ("north_south", "North-South", "#forfeit-ns")
+    absent = getattr(board_1, side)
+    present = board_1.north_south if side == "east_west" else board_1.east_west
+
+    # The public page, open in another tab, follows what the organiser does next.
+    public = page.context.new_page()
+    public.goto(f"/competitions/{cid}/")
+    expect(public.locator("body")).to_have_attribute("data-live", "live")
+
+    # A no-show on board 1: one side never sat down.
+    row = page.locator('#organise-rounds li[data-board="1"]')
+    row.locator('button[data-action="forfeit"]').click()
+    expect(page.locator("#forfeit-panel")).to_be_visible()
+    page.check(radio)
+    page.check("#forfeit-no-show")
+    page.fill("#forfeit-reason", "They never came")
+    assert axe_violations(page) == []
+    at_both_sizes(page, "competition-organise-forfeit")
+    page.click("#forfeit-submit")
+    expect(page.locator("#forfeit-panel")).to_be_hidden()
+    expect(row.locator('[data-flag="forfeit"]')).to_have_text(
+        f"No-show by {words}: They never came"
+    )
+
+    # Withdraw the absent entrant, with a reason.
+    entrant(absent).locator('button[data-action="withdraw"]').click()
+    expect(page.locator("#withdraw-heading")).to_contain_text("Withdraw Team")
+    page.fill("#withdraw-reason", "Moved away")
+    page.click("#withdraw-submit")
+    expect(entrant(absent)).to_contain_text("withdrawn after round 1")
+    expect(entrant(absent).locator("button")).to_have_count(0)
+
+    # Team 0's reserve comes in for its second player (the form offers the reserve).
+    entrant("team-0").locator('button[data-action="substitute"]').click()
+    expect(page.locator("#substitute-in")).to_have_value(players[8].username)
+    page.select_option("#substitute-out", str(players[1].pk))
+    assert axe_violations(page) == []
+    page.click("#substitute-submit")
+    expect(entrant("team-0")).to_contain_text(
+        f"plays as {players[0].username} & {players[8].username} from now on"
+    )
+
+    # Late entry: the rule is on the page; a player already entered is the server's refusal.
+    expect(page.locator("#late-join-rule")).to_have_text(
+        "Late entrants can join until round 2 and play from round 2; "
+        "each round missed counts 1 match point."
+    )
+    page.fill("#late-name", "Latecomers")
+    page.fill("#late-player-1", players[2].username)
+    page.fill("#late-player-2", players[10].username)
+    page.click("#late-submit")
+    expect(page.locator("#late-error")).to_contain_text(
+        "a player may be in only one entrant of a competition"
+    )
+    page.fill("#late-player-1", players[9].username)
+    page.click("#late-submit")
+    expect(page.locator("#entrant-list li")).to_have_count(5)
+    expect(page.locator("#entrant-list li", has_text="Latecomers")).to_contain_text(
+        "joined in round 2"
+    )
+    assert axe_violations(page) == []
+    at_both_sizes(page, "competition-organise-entrants")
+
+    # The public page showed it all without a reload: the forfeit's flag and its two match
+    # points, the withdrawal in the standings, the late entrant.
+    public_row = public.locator('.round[data-round="1"] tr[data-board="1"]')
+    expect(public_row.locator('[data-flag="forfeit"]')).to_have_text(
+        f"No-show by {words}: They never came"
+    )
+    expect(mp_cell(public, present)).to_have_text("2")
+    expect(public.locator(f'#standings-table tr[data-entrant="{absent}"]')).to_contain_text(
+        "(withdrawn)"
+    )
+    expect(public.locator("#standings-table tbody tr")).to_have_count(5)
+    assert axe_violations(public) == []
+    at_both_sizes(public, "competition-public-after-forfeit")
+    public.close()

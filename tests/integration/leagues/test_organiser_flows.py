@@ -370,3 +370,46 @@ def test_every_refusal_is_a_problem_and_writes_nothing(organiser: Any, swiss: An
         "match_not_in_play",
     )
     assert event_count() == before
+
+
+def test_the_overview_says_who_is_checked_in_and_who_plays_and_a_no_show_is_flagged(
+    organiser: Any, swiss: Any, players: Any
+) -> None:
+    """What the organiser page draws from the reads: the next round's check-ins, the players
+    after a substitution, and a forfeit recorded over HTTP as a no-show."""
+    cid = swiss(2, check_in=True)
+    api = client_for(organiser)
+    read = lambda: api.get(f"/api/competitions/{cid}").json()  # noqa: E731
+    overview = read()
+    assert overview["next_round"] == 1
+    assert [e["checked_in"] for e in overview["entrants"]] == [False, False]
+    response = api.post(f"/api/competitions/{cid}/entrants/e1/check-in", {}, format="json")
+    assert response.status_code == 200, response.json()
+    assert [e["checked_in"] for e in read()["entrants"]] == [True, False]
+
+    e1 = overview["entrants"][0]
+    reserve = str(players(1)[0].pk)
+    response = api.post(
+        f"/api/competitions/{cid}/entrants/e1/substitute",
+        {"player_out": e1["players"][1], "player_in": reserve},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    after = read()["entrants"][0]
+    assert after["players"] == e1["players"]  # the registration is never edited
+    assert after["playing"] == [e1["players"][0], reserve]
+
+    competitions.check_in(organiser, cid, "e2")
+    competitions.pair_next_round(organiser, cid)
+    assert read()["next_round"] == 2
+    before = event_count()
+    response = api.post(
+        f"/api/competitions/{cid}/rounds/1/results",
+        {"board": 1, "forfeited_by": "east_west", "no_show": True, "reason": "Nobody came"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    assert event_count() > before
+    result = response.json()["round"]["matches"][0]["result"]
+    assert result["forfeited_by"] == "east_west" and result["no_show"] is True
+    assert result["winner"] == "north_south"

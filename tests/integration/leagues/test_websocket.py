@@ -111,3 +111,27 @@ def test_an_unknown_competition_is_refused(live_db: Any) -> None:
         assert message["type"] == "error"
         assert message["code"] == "unknown_competition"
         assert closed == {"type": "websocket.close", "code": 4404}
+
+
+def test_a_lost_notice_is_made_good_by_the_resync(live_db: Any, settings: Any) -> None:
+    """No projection runs here, so no ``standings.changed`` is sent: the connection's own
+    version check still brings the subscriber the new document."""
+    settings.WS_RESYNC_SECONDS = 0.2
+    organiser = new_user("ws-resync")
+    cid = new_swiss(organiser)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], int]:
+        socket = communicator(cid)
+        connected, _ = await socket.connect()
+        assert connected
+        first = await socket.receive_json_from(10)
+        version = await sync_to_async(record_round_one)(organiser, cid)
+        pushed = await socket.receive_json_from(10)
+        await socket.disconnect()
+        return first, pushed, version
+
+    first, pushed, version = async_to_sync(scenario)()
+    assert pushed["type"] == "standings"
+    assert pushed["version"] == version > first["version"]
+    assert pushed["standings"]["projected"] is False  # computed from the stream
+    assert pushed["standings"]["closed_rounds"] == [1]

@@ -2,13 +2,15 @@
 // column, rounds and pairings, the current round's live boards, the standings chart, the
 // what-if panel and, for a signed-in entrant, "my next match".
 //
-// Kept live by polling the competition's version every few seconds (the competition's
-// WebSocket is not on this branch yet: docs/client.md); the boards are live through each
-// table's own WebSocket.
+// Kept live by the competition's WebSocket (./live.js): each new version it announces makes
+// the page read again what the standings document does not carry (rounds, pairings,
+// results, boards, my next match). Only while the socket cannot connect does the page poll
+// the version, slowly, and it says so. The boards are live through each table's own socket.
 
 import { api, problemText } from "../api.js";
 import { fillPresetSelect, loadPresets, presetTitle } from "../rules.js";
 import * as session from "../session.js";
+import { CompetitionLive, FALLBACK_POLL_MS } from "./live.js";
 import { tableLink } from "./next_match.js";
 import { liveRound, matchPointsByRound } from "./standings.js";
 import { drawStandingsChart } from "./standings_chart.js";
@@ -25,8 +27,6 @@ import {
   winnerText,
 } from "./words.js";
 
-export const POLL_MS = 3000;
-
 const $ = (id) => document.getElementById(id);
 const competitionId = document.body.dataset.competition;
 const base = `/api/competitions/${competitionId}`;
@@ -41,6 +41,10 @@ const page = {
   whatif: null,
   me: null,
   token: null,
+  // The newest version the socket announced, and its standings document.
+  wanted: null,
+  pushed: null,
+  catchingUp: null,
 };
 
 function summary(overview) {
@@ -170,7 +174,12 @@ async function drawNextMatch() {
 async function refresh() {
   const overview = await api(base);
   if (overview.version === page.version) return;
-  const [rounds, standings] = await Promise.all([api(`${base}/rounds`), api(`${base}/standings`)]);
+  // The socket's document when it is at the overview's version; else read it.
+  const pushed = page.pushed && page.pushed.version === overview.version ? page.pushed : null;
+  const [rounds, standings] = await Promise.all([
+    api(`${base}/rounds`),
+    pushed || api(`${base}/standings`),
+  ]);
   page.overview = overview;
   page.names = entrantNames(overview, overview.players);
   page.rounds = rounds.rounds;
@@ -252,6 +261,63 @@ async function whatIf() {
   drawStandings(table, answer.standings, page.names, changes);
 }
 
+// ------------------------------------------------------------------ live
+
+function liveNote(text) {
+  $("live-note").textContent = text;
+}
+
+/** The socket says the competition is at `version`: read again until the page is there. */
+function catchUp(version, document_) {
+  if (document_ && Number.isInteger(document_.version)) page.pushed = document_;
+  page.wanted = Math.max(page.wanted ?? version, version);
+  // One catch-up at a time; a version announced meanwhile is read by the running one.
+  // (`.finally` runs after the assignment, even when there is nothing to read.)
+  if (!page.catchingUp) page.catchingUp = readUntilCaughtUp().finally(() => (page.catchingUp = null));
+  return page.catchingUp;
+}
+
+async function readUntilCaughtUp() {
+  try {
+    while (page.version === null || page.wanted > page.version) {
+      const before = page.version;
+      await refresh();
+      // The reads answer at the version the socket announced or later (it announces
+      // after the commit); if not, the next message or the resync brings the page on.
+      if (page.version === before) break;
+    }
+  } catch (problem) {
+    liveNote(`Not refreshed: ${problem.message}`);
+  }
+}
+
+function follow() {
+  let poll = null;
+  const stopPolling = () => {
+    clearInterval(poll);
+    poll = null;
+  };
+  const live = new CompetitionLive(competitionId, {
+    onVersion: (version, document_) => catchUp(version, document_),
+    onStatus: (kind, text) => {
+      document.body.dataset.live = kind;
+      if (kind === "live") {
+        stopPolling();
+        liveNote("Live: the page updates as the competition moves on.");
+        return;
+      }
+      liveNote(text);
+      if (kind === "polling" && !poll) {
+        poll = setInterval(() => {
+          if (!page.catchingUp) refresh().catch((problem) => liveNote(`Not refreshed: ${problem.message}`));
+        }, FALLBACK_POLL_MS);
+      }
+    },
+  });
+  document.body.dataset.live = "connecting";
+  live.connect();
+}
+
 // ------------------------------------------------------------------ start
 
 async function start() {
@@ -269,15 +335,7 @@ async function start() {
     return;
   }
   document.body.dataset.ready = "true";
-  let busy = false;
-  setInterval(() => {
-    if (busy) return;
-    busy = true;
-    refresh().finally(() => (busy = false)).then(
-      () => ($("live-note").textContent = "Standings refresh every few seconds."),
-      (problem) => ($("live-note").textContent = `Not refreshed: ${problem.message}`),
-    );
-  }, POLL_MS);
+  follow();
 }
 
 start();

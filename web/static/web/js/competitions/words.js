@@ -59,14 +59,18 @@ export function entrantNames(overview, players = {}) {
 const SIDE_WORDS = { north_south: "North-South", east_west: "East-West", both: "both sides" };
 
 /**
- * What is special about a match's result, each as a short phrase: a forfeit, a bot in a
- * seat, a correction (with its reason, when the server gave one). `info` holds `source`
- * and `reason`; the leagues API's rounds put them on the result itself.
+ * What is special about a match's result, each as a short phrase: a forfeit or no-show, a
+ * bot in a seat, a correction (each with its reason, when the server gave one).
+ * `info` holds `source` and `reason`; the leagues API's rounds put them on the result itself.
  */
 export function resultFlags(result, info = result) {
   if (!result) return [];
   const flags = [];
-  if (result.forfeited_by) flags.push({ kind: "forfeit", text: `Forfeit by ${SIDE_WORDS[result.forfeited_by] || result.forfeited_by}` });
+  if (result.forfeited_by) {
+    const what = result.no_show ? "No-show" : "Forfeit";
+    const reason = info && info.source === "forfeit" && info.reason ? `: ${info.reason}` : "";
+    flags.push({ kind: "forfeit", text: `${what} by ${SIDE_WORDS[result.forfeited_by] || result.forfeited_by}${reason}` });
+  }
   if (result.bot_substitute) flags.push({ kind: "bot", text: "Bots played" });
   if (result.corrects) {
     const reason = info && info.reason ? `: ${info.reason}` : "";
@@ -115,4 +119,46 @@ export function nextMatchText(answer, names) {
   }
   if (answer.bye) return `You have the bye in round ${answer.bye}.`;
   return "No match to play right now: the next round is not paired yet.";
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * The late-join rule in one sentence, for a competition whose next round is `nextRound`.
+ * Mirrors the server's rule (leagues.domain.decisions.decide_late_join), which has the last
+ * word: until round `late_join_until_round`, during the first stage only.
+ */
+export function lateJoinRule(settings, nextRound, stage = 0) {
+  const until = Number(settings.late_join_until_round || 0);
+  if (!until) return "This competition takes no late entrants.";
+  const points = Number((settings.match_points || {}).late_join || 0);
+  const missed = `each round missed counts ${plural(points, "match point")}`;
+  if (stage > 0) return `Late entrants join during the first stage only (until round ${until}).`;
+  if (nextRound > until) return `Late entrants could join until round ${until}; the next round is ${nextRound}.`;
+  return `Late entrants can join until round ${until} and play from round ${nextRound}; ${missed}.`;
+}
+
+/** Whether the late-join rule lets an entrant join before `nextRound` (the server decides). */
+export function lateJoinOpen(settings, nextRound, stage = 0) {
+  return stage === 0 && nextRound > 1 && nextRound <= Number(settings.late_join_until_round || 0);
+}
+
+/** An entrant's state in the organiser's list: withdrawn, late, reserve, substitutes, check-in. */
+export function entrantStatus(entrant, nextRound, players = {}) {
+  const parts = [];
+  if (entrant.withdrawn_after_round !== null && entrant.withdrawn_after_round !== undefined) {
+    parts.push(
+      entrant.withdrawn_after_round ? `withdrawn after round ${entrant.withdrawn_after_round}` : "withdrawn before round 1",
+    );
+  }
+  if (entrant.joined_round > 1) parts.push(`joined in round ${entrant.joined_round}`);
+  const playing = entrant.playing || entrant.players;
+  if (playing.some((p, i) => p !== entrant.players[i])) {
+    parts.push(`plays as ${playing.map((p) => playerName(p, players)).join(" & ")} from now on`);
+  }
+  if (entrant.reserve) parts.push(`reserve ${playerName(entrant.reserve, players)}`);
+  if (entrant.checked_in) parts.push(`checked in for round ${nextRound}`);
+  return parts.join(" · ");
 }

@@ -1,0 +1,122 @@
+// The competition's WebSocket (ws/competitions/<id>/, docs/leagues.md "WebSocket"): the
+// public page follows the competition through it instead of polling.
+//
+// The server sends {type: "standings", version, standings} on connect and after every
+// competition event. Each message is the whole document at the competition's version, so
+// versions the server folded into one message are not lost: the newest contains them.
+// A message past the newest version we have means the competition moved on (a gap for the
+// page, which catches up from the REST reads); one at or before it is a repeat (the first
+// message after a reconnect, when nothing happened meanwhile) and is ignored.
+//
+// After a drop the socket reconnects with backoff. While it cannot connect (FALLBACK_AFTER
+// failures in a row) the status is "polling": the page then reads the REST version slowly
+// until the socket is back.
+
+export const FALLBACK_AFTER = 2;
+export const FALLBACK_POLL_MS = 30000;
+const MAX_DELAY_MS = 15000;
+// 4404: no such competition; 4400: a bad id. Reconnecting cannot help either.
+const NO_RETRY = new Set([4404, 4400]);
+
+/** Milliseconds before reconnect attempt `failures` (0 for the first after a drop). */
+export function reconnectDelay(failures) {
+  return Math.min(MAX_DELAY_MS, 500 * 2 ** Math.max(0, failures));
+}
+
+/**
+ * What a decoded server message means to a follower that has `known` (null: nothing yet):
+ * "new" (a later version: catch up), "repeat" (not later: ignore), "error" or "other".
+ */
+export function classify(known, message) {
+  if (!message || typeof message !== "object") return "other";
+  if (message.type === "error") return "error";
+  if (message.type !== "standings" || !Number.isInteger(message.version)) return "other";
+  return known === null || message.version > known ? "new" : "repeat";
+}
+
+export class CompetitionLive {
+  /**
+   * onVersion(version, document): the competition reached `version` (the standings
+   * document at that version); called once per version, in increasing order.
+   * onStatus(kind, text): "live" | "reconnecting" | "polling" | "failed".
+   * openSocket(url): the WebSocket to use (tests pass a fake one).
+   */
+  constructor(competitionId, { onVersion, onStatus, openSocket } = {}) {
+    this.competitionId = competitionId;
+    this.onVersion = onVersion || (() => {});
+    this.onStatus = onStatus || (() => {});
+    this.openSocket = openSocket || ((url) => new WebSocket(url));
+    this.version = null;
+    this.socket = null;
+    this.closed = false;
+    this.failures = 0;
+    this.timer = null;
+    this.lastError = "";
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}/ws/competitions/${encodeURIComponent(this.competitionId)}/`;
+  }
+
+  connect() {
+    this.closed = false;
+    const socket = this.openSocket(this.url());
+    this.socket = socket;
+    socket.addEventListener("message", (event) => {
+      if (this.socket === socket) this.receive(event.data);
+    });
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket || this.closed) return;
+      this.dropped(event.code);
+    });
+  }
+
+  /** The socket closed (or never opened): retry with backoff, or give up on a refusal. */
+  dropped(code) {
+    this.socket = null;
+    if (NO_RETRY.has(code)) {
+      this.onStatus("failed", this.lastError || "The server refused the live connection.");
+      return;
+    }
+    const delay = reconnectDelay(this.failures);
+    this.failures += 1;
+    if (this.failures >= FALLBACK_AFTER) {
+      this.onStatus("polling", "No live connection: the page refreshes every 30 seconds until it is back.");
+    } else {
+      this.onStatus("reconnecting", "Live connection lost; reconnecting…");
+    }
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  receive(raw) {
+    let message;
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    const kind = classify(this.version, message);
+    if (kind === "error") {
+      this.lastError = typeof message.message === "string" ? message.message : "";
+      return;
+    }
+    if (kind === "other") return;
+    // A document arrived: the connection works (a socket that opens and drops at once
+    // never gets here, so it keeps counting towards the fallback poll).
+    if (this.failures || this.version === null) this.onStatus("live", "");
+    this.failures = 0;
+    if (kind === "repeat") return;
+    this.version = message.version;
+    this.onVersion(message.version, message.standings || null);
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) socket.close(1000);
+  }
+}

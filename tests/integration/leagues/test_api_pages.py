@@ -153,6 +153,32 @@ def test_a_late_entrant_is_registered_by_usernames(
     assert load(cid).entrants["late"].players == (str(ann.pk), str(bob.pk))
 
 
+def test_a_substitute_comes_in_by_username_and_is_named(
+    organiser: Any, swiss: Any, players: Any
+) -> None:
+    cid = swiss(4)
+    state = load(cid)
+    entrant = next(iter(state.entrants.values()))
+    [sub] = players(1)
+    api = client_for(organiser)
+    url = f"/api/competitions/{cid}/entrants/{entrant.id}/substitute"
+    before = event_count()
+
+    for body in (
+        {"player_out": entrant.players[0], "username_in": "nobody-here"},
+        {"player_out": entrant.players[0], "username_in": sub.username, "player_in": "1"},
+    ):
+        assert api.post(url, body, format="json").status_code in (400, 404)
+    assert event_count() == before
+
+    body = {"player_out": entrant.players[0], "username_in": sub.username}
+    response = api.post(url, body, format="json")
+
+    assert response.status_code == 200, response.json()
+    assert load(cid).players_in(entrant.id, 1)[0] == str(sub.pk)
+    assert response.json()["players"][str(sub.pk)] == sub.username
+
+
 @pytest.mark.parametrize(
     ("body", "code"),
     [

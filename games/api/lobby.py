@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -18,8 +18,7 @@ from games.api.idempotency import command_id_from
 from games.api.serializers import CommandResultSerializer, CreateTableSerializer
 from games.api.views import COMMAND_ERRORS
 from games.engine.seats import SEAT_NAMES
-from games.services.friends_table import open_friends_table
-from games.services.quick_game import start_quick_game
+from games.services.seated_table import open_friends_table, start_quick_game
 from services.api.schema import IDEMPOTENCY_KEY
 
 
@@ -29,23 +28,17 @@ class QuickGameSerializer(CreateTableSerializer):
     )
 
 
-class QuickGameView(DomainErrorsMixin, APIView):
-    """Create a table with three computer players, take the caller's seat and start it."""
+class _SeatedTableView(DomainErrorsMixin, APIView):
+    """POST: one use case of ``games.services.seated_table``, the caller seated."""
 
     permission_classes = [IsAuthenticated]
+    use_case: Any
 
-    @extend_schema(
-        operation_id="tables_quick_game",
-        request=QuickGameSerializer,
-        parameters=[IDEMPOTENCY_KEY],
-        responses={201: CommandResultSerializer, **COMMAND_ERRORS},
-        tags=["tables"],
-    )
     def post(self, request: Request) -> Response:
         serializer = QuickGameSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data: dict[str, Any] = serializer.validated_data
-        result = start_quick_game(
+        result = type(self).use_case(
             actor=request.user,
             seat=data["seat"],
             rules=data.get("rules"),
@@ -60,31 +53,27 @@ class QuickGameView(DomainErrorsMixin, APIView):
         )
 
 
-class FriendsTableView(DomainErrorsMixin, APIView):
+def _schema(operation_id: str) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            request=QuickGameSerializer,
+            parameters=[IDEMPOTENCY_KEY],
+            responses={201: CommandResultSerializer, **COMMAND_ERRORS},
+            tags=["tables"],
+        )
+    )
+
+
+@_schema("tables_quick_game")
+class QuickGameView(_SeatedTableView):
+    """Create a table with three computer players, take the caller's seat and start it."""
+
+    use_case = staticmethod(start_quick_game)
+
+
+@_schema("tables_friends_table")
+class FriendsTableView(_SeatedTableView):
     """Create a table with seats left for friends and sit the caller, or write nothing."""
 
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        operation_id="tables_friends_table",
-        request=QuickGameSerializer,
-        parameters=[IDEMPOTENCY_KEY],
-        responses={201: CommandResultSerializer, **COMMAND_ERRORS},
-        tags=["tables"],
-    )
-    def post(self, request: Request) -> Response:
-        serializer = QuickGameSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data: dict[str, Any] = serializer.validated_data
-        result = open_friends_table(
-            actor=request.user,
-            seat=data["seat"],
-            rules=data.get("rules"),
-            preset=data.get("preset"),
-            seats=data.get("seats", {}),
-            turn_timer_seconds=data.get("turn_timer_seconds"),
-            command_id=command_id_from(request),
-        )
-        return Response(
-            presenters.command_result(result, request.user), status=status.HTTP_201_CREATED
-        )
+    use_case = staticmethod(open_friends_table)

@@ -7,6 +7,9 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from games.models import Table
+from games.services import seated_table
+from games.services.errors import CommandRejected
 from tests.integration.api.conftest import event_count
 
 FRIENDS = {
@@ -80,15 +83,11 @@ def test_a_friends_table_needs_a_signed_in_player(anonymous: APIClient, db: Any)
 
 
 def test_a_seat_that_fails_takes_the_new_table_with_it(alice: APIClient, monkeypatch: Any) -> None:
-    from games.models import Table
-    from games.services import friends_table
-    from games.services.errors import CommandRejected
-
     def failing_seat(*args: Any, **kwargs: Any) -> None:
         raise CommandRejected("seat_taken", "That seat is taken.", 409)
 
     # The table is created before taking the seat fails: it goes too.
-    monkeypatch.setattr(friends_table, "take_seat", failing_seat)
+    monkeypatch.setattr(seated_table, "take_seat", failing_seat)
     before = event_count()
     response = alice.post("/api/tables/friends", {"seats": FRIENDS}, format="json")
 

@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from games.models import Table
-from games.services import quick_game
+from games.services import seated_table
 from games.services.errors import CommandRejected
 from tests.integration.api.conftest import event_count
 
@@ -71,7 +71,7 @@ def test_a_start_that_fails_takes_the_new_table_with_it(alice: APIClient, monkey
         raise CommandRejected("cannot_start", "The game cannot start.", 409)
 
     # The table is created and the seat taken before the start fails: all of it goes.
-    monkeypatch.setattr(quick_game, "start_game", failing_start)
+    monkeypatch.setattr(seated_table, "start_game", failing_start)
     before = event_count()
     response = alice.post("/api/tables/quick", {"seats": BOTS}, format="json")
 

@@ -84,7 +84,7 @@ SEAT_KINDS = ("human", "bot")
 #: A spectator may be kept at most this many completed tricks behind play (a hand's worth).
 MAX_SPECTATOR_DELAY_TRICKS = 13
 BOT_LEVELS = ("easy", "normal", "hard")
-HANDOVER_REASONS = ("player", "timeout")
+HANDOVER_REASONS = ("player", "timeout", "absent")
 ABANDON_REASONS = ("creator", "idle")
 
 

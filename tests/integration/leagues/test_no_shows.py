@@ -171,13 +171,15 @@ def test_the_table_result_of_a_bot_substitute_is_flagged(scheduled: Any) -> None
     run_due(START + timedelta(minutes=GRACE))
     state = competitions.record_table_result(
         cid,
-        table_id=table_of(cid),
-        round_number=1,
-        board=1,
-        points={"north_south": 120, "east_west": 40},
-        winner="north_south",
-        hands=5,
-        bot_substitute=True,  # what the match-results projection sees at this table
+        competitions.TableResult(
+            table_id=table_of(cid),
+            round_number=1,
+            board=1,
+            points={"north_south": 120, "east_west": 40},
+            winner="north_south",
+            hands=5,
+            bot_substitute=True,  # what the match-results projection sees at this table
+        ),
     )
     result = state.results[-1]
     assert (result.bot_substitute, result.rated, result.forfeited_by) == (True, False, None)

@@ -30,7 +30,7 @@ def paired_swiss(entrants: int) -> str:
             organiser,
             cid,
             entrant_id=f"e{number}",
-            players=[f"lag{uuid.uuid4().hex[:8]}", f"lag{uuid.uuid4().hex[:8]}"],
+            players=[str(new_user("lag").pk), str(new_user("lag").pk)],
         )
     competitions.pair_next_round(organiser, cid)
     return cid

@@ -193,6 +193,20 @@ SHORT_RULES = {"preset": "standard", "target_score": 100, "lose_score": -100}
 SEAT_NAMES = ("north", "east", "south", "west")
 
 
+class NoNotices:
+    """Commit notices that never come (for ``services.projector.commit_notices``): other
+    processes of the run publish on the same channel, so a test that asserts the projector
+    went on without a wake-up replaces them, and the projector can only go on by itself
+    or at its poll."""
+
+    def wait(self, timeout: float) -> bool:
+        time.sleep(timeout)
+        return False
+
+    def close(self) -> None:
+        pass
+
+
 def new_user(prefix: str = "live") -> Any:
     """A fresh user (committed)."""
     return get_user_model().objects.create_user(

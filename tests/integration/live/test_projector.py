@@ -13,8 +13,9 @@ from eventstore.recorder import append
 from eventstore.records import NewEvent, StoredEvent
 from eventstore.signals import events_committed
 from eventstore.subscriptions import Projection, register_projection, unregister_projection
+from services import projector as projector_process
 from services.projector import Projector, heartbeat_age, heartbeat_path
-from tests.integration.live.conftest import wait_until
+from tests.integration.live.conftest import NoNotices, wait_until
 
 
 class StreamWatcher(Projection):
@@ -79,7 +80,9 @@ class Relay(Projection):
         pass
 
 
-def test_what_a_projection_appends_is_caught_up_in_the_same_wake_up(live_db: Any) -> None:
+def test_what_a_projection_appends_is_caught_up_in_the_same_wake_up(
+    live_db: Any, monkeypatch: Any
+) -> None:
     """The relay runs last in the round (by name), after the watcher of what it appends.
     No commit notice is published here (the fan-out receiver is detached) and the poll is
     two minutes away: only the projector's own follow-up round can deliver the event."""
@@ -89,6 +92,7 @@ def test_what_a_projection_appends_is_caught_up_in_the_same_wake_up(live_db: Any
     source, target = f"test-relay-in-{suffix}", f"test-relay-out-{suffix}"
     watcher = register_projection(StreamWatcher(target, name=f"aa-test-watch-{suffix}"))
     relay = register_projection(Relay(source, target))
+    monkeypatch.setattr(projector_process, "commit_notices", NoNotices)
     projector = Projector(poll_seconds=120.0)
     loop = threading.Thread(target=projector.run, daemon=True)
     events_committed.disconnect(dispatch_uid="games.live.fanout")

@@ -190,7 +190,22 @@ def decide_take_seat(state: TableState, actor: ActorRef, seat: int) -> list[ev.D
 
 
 def decide_leave_seat(state: TableState, actor: ActorRef, seat: int) -> list[ev.DomainEvent]:
-    """A player stands up before the game starts."""
+    """A player stands up before the game starts, except from a seat the platform assigned:
+    at a table the system created (no ``created_by``: a competition's table) the players
+    were seated for a match, and its game waits for exactly those four (the seat stays
+    theirs, and a player who never comes is a no-show, docs/leagues.md)."""
+    user_id = actor.user_id if actor.kind == USER else None
+    if (
+        state.created_by is None
+        and state.status == LOBBY
+        and user_id is not None
+        and state.players[seat] == user_id
+    ):
+        raise TableRefusal(
+            "seat_assigned",
+            f"{SEAT_NAMES[seat].capitalize()} was assigned to you for this match: "
+            "it cannot be left before the game starts.",
+        )
     out: list[ev.DomainEvent] = []
     _emit(state, out, ev.seat_left(seat, _user_only(actor)))
     return out

@@ -14,6 +14,9 @@ Public read, like the REST standings: anonymous connections are welcome. Protoco
   last one it sent and sends the newer document, like the table's socket.
 - The server reads nothing from the client; anything sent gets ``{"type": "error"}``.
 - An unknown competition: an error message, then close code 4404.
+- It counts under the same cap as the table sockets (``games.live.connection_limits``: one
+  cap for all of a user's, or an address's, live sockets): over it, the same
+  ``too_many_connections`` message, then close code 4429.
 """
 
 from __future__ import annotations
@@ -27,6 +30,12 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from eventstore.reading import stream_version
+from games.live.connection_limits import (
+    CLOSE_TOO_MANY_CONNECTIONS,
+    ConnectionSlot,
+    claim_slot,
+    over_cap_message,
+)
 from leagues.core.errors import LeagueError
 from leagues.domain.events import competition_stream_id
 from leagues.projections import group_name
@@ -61,13 +70,20 @@ class CompetitionConsumer(AsyncJsonWebsocketConsumer):
     competition_id: str
     last_sent: int | None
     resync_task: asyncio.Future[None] | None
+    slot: ConnectionSlot | None
 
     async def connect(self) -> None:
         self.last_sent = None
         self.resync_task = None
+        self.slot = None
         self.sending = asyncio.Lock()
         self.competition_id = ""
         await self.accept()
+        self.slot = await claim_slot(self.scope, self.channel_name)
+        if self.slot is None:
+            message = over_cap_message(self.scope)
+            await self.refuse("too_many_connections", message, CLOSE_TOO_MANY_CONNECTIONS)
+            return
         try:
             self.competition_id = parse_id(self.scope["url_route"]["kwargs"]["competition_id"])
         except LeagueError as error:
@@ -88,11 +104,13 @@ class CompetitionConsumer(AsyncJsonWebsocketConsumer):
             if self.last_sent is not None and version > self.last_sent:
                 await self.send_standings(at_least=version)
 
-    async def refuse(self, code: str, message: str) -> None:
+    async def refuse(self, code: str, message: str, close_code: int = CLOSE_NOT_FOUND) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})
-        await self.close(code=CLOSE_NOT_FOUND)
+        await self.close(code=close_code)
 
     async def disconnect(self, code: int) -> None:
+        if self.slot is not None:
+            await self.slot.release()
         if self.resync_task is not None:
             self.resync_task.cancel()
         if self.competition_id:

@@ -13,6 +13,8 @@ Protocol (docs/live.md):
   ``version``, so a client sees at once whether it missed something.
 - The client may send ``{"after": VERSION}`` at any time (a gap, or after reconnecting) and
   gets the events after VERSION; anything else gets ``{"type": "error", ...}``.
+- A seated player connecting to a table whose game has not started is announced
+  (``games.live.presence``): a competition records that the player has arrived.
 - Refusals close the socket after an error message: 4401 not authenticated, 4404 no
   such table, 4429 too many connections (games.live.connection_limits).
 
@@ -43,6 +45,7 @@ from games.live.auth import query_parameters
 from games.live.connection_limits import CLOSE_TOO_MANY_CONNECTIONS, claim_slot, over_cap_message
 from games.live.connections import ensure_sound_connection
 from games.live.notices import table_group
+from games.live.presence import announce_seated_player, is_seated_in_lobby
 from games.live.rendered_updates import events_since, notified_events, shared_update, table_state
 from games.live.tables import table_version
 from services.api.parsers import loads_safely
@@ -103,6 +106,7 @@ load_state = in_thread_pool(table_state)
 #: the events a commit notice carried, if any.
 load_events = in_thread_pool(events_since)
 current_version = in_thread_pool(table_version)
+announce_seated = in_thread_pool(announce_seated_player)
 
 
 def watches_delayed(view: dict[str, Any]) -> bool:
@@ -178,6 +182,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         else:
             self.last_sent = after
             await self.send_events()
+        if is_seated_in_lobby(state):
+            # After the first message, so the player's view never waits on it; its commits
+            # (an arrival, the game's start) reach this connection as any other.
+            await announce_seated(self.table_id, self.viewer)
         self.resync_task = asyncio.ensure_future(self.resync_periodically())
 
     async def resync_periodically(self) -> None:

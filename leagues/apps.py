@@ -10,8 +10,14 @@ class LeaguesConfig(AppConfig):
         # while the app registry is being filled.
         # Standings, table results and ratings follow the event log (projector process).
         from eventstore.subscriptions import register_projection
+        from games.live.presence import seated_player_connected
         from leagues.projections import match_results, official_standings, player_ratings
+        from leagues.receivers import on_seated_player_connected
 
         register_projection(official_standings)
         register_projection(match_results)
         register_projection(player_ratings)
+        # Opening a competition table checks its player in (however they got there).
+        seated_player_connected.connect(
+            on_seated_player_connected, dispatch_uid="leagues.receivers.arrival"
+        )

@@ -3,7 +3,15 @@
 A competition table seats the match's players when the round opens (so nobody else can
 take their seats), but its game waits until all four have *arrived*: each player checks
 in at their table (``PlayerArrived``, command id ``arrive:<round>:<player>``) and the
-fourth arrival starts the game, in the same transaction. At the end of the grace time
+fourth arrival starts the game, in the same transaction. A player checks in by the
+tournament page's "Go to my table" (the REST ``arrive``) or simply by opening the table:
+its socket announces a seated player (``games.live.presence``) and
+:func:`arrive_at_table` records the arrival (``leagues.receivers``).
+
+A seat of a competition table cannot be left before its game starts (games refuses
+``seat_assigned`` at a table the system created): the seat stays the player's, so a
+player who goes away is a no-show like one who never came, and the handover below always
+finds the absent player's seat taken. At the end of the grace time
 (:mod:`leagues.domain.schedule`) a seat whose player has not arrived is a no-show
 (``NoShowRecorded``, command id ``no-show:<round>:<board>``):
 
@@ -32,6 +40,7 @@ from games.services.table_commands import AbandonTable, HandSeatToBot, StartGame
 from leagues.core.errors import LeagueError
 from leagues.domain import decisions, schedule
 from leagues.domain.state import CompetitionState
+from leagues.models import CompetitionTable
 
 from .competitions import finish_if_complete, seed_of
 from .streams import actor_of, execute, load, parse_id, user_id_of
@@ -85,6 +94,21 @@ def arrive(user: Any, competition_id: object, round_number: object) -> Competiti
     return execute(
         cid, decide, command_id=f"arrive:{round_number}:{player}", after=start_when_all_here
     )[0]
+
+
+def arrive_at_table(user: Any, table_id: str) -> CompetitionState | None:
+    """``user``, seated at the table ``table_id``, opened it: if it is a competition's
+    table, they have arrived (:func:`arrive`). None for any other table, found by one
+    primary-key read."""
+    found = (
+        CompetitionTable.objects.filter(table_id=table_id)
+        .values_list("competition_id", "round")
+        .first()
+    )
+    if found is None:
+        return None
+    competition_id, round_number = found
+    return arrive(user, str(competition_id), round_number)
 
 
 def _after_no_show(cid: str, number: int, board: int) -> Any:

@@ -31,6 +31,7 @@ worker, finds the command id used and does nothing.
 from __future__ import annotations
 
 import logging
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -99,11 +100,13 @@ def arrive(user: Any, competition_id: object, round_number: object) -> Competiti
 def arrive_at_table(user: Any, table_id: str) -> CompetitionState | None:
     """``user``, seated at the table ``table_id``, opened it: if it is a competition's
     table, they have arrived (:func:`arrive`). None for any other table, found by one
-    primary-key read."""
+    primary-key read (none for a text that is no table id)."""
+    try:
+        key = uuid.UUID(str(table_id))
+    except ValueError:
+        return None
     found = (
-        CompetitionTable.objects.filter(table_id=table_id)
-        .values_list("competition_id", "round")
-        .first()
+        CompetitionTable.objects.filter(table_id=key).values_list("competition_id", "round").first()
     )
     if found is None:
         return None

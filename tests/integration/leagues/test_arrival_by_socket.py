@@ -138,3 +138,5 @@ def test_another_table_costs_one_primary_key_read(
     with django_assert_num_queries(1) as captured:
         assert arrive_at_table(player, table_id) is None
     assert "leagues_competitiontable" in captured.captured_queries[0]["sql"]
+    with django_assert_num_queries(0):
+        assert arrive_at_table(player, "not-a-table") is None

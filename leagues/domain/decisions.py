@@ -278,6 +278,15 @@ def _new_entrant(
     if entrant.id in state.entrants:
         raise _refuse("duplicate_entrant", f"Entrant {entrant.id!r} is registered already.")
     check_entrants([*state.entrants.values(), entrant])
+    # check_entrants sees registered players and reserves; substitutes count too.
+    for person in (*entrant.players, entrant.reserve):
+        other = None if person is None else state.entrant_of_player(person)
+        if other is not None:
+            raise _refuse(
+                "player_in_two_entrants",
+                f"Player {person!r} is already in entrant {other!r}; "
+                "a player may be in only one entrant of a competition.",
+            )
     return entrant
 
 

@@ -413,3 +413,31 @@ def test_the_overview_says_who_is_checked_in_and_who_plays_and_a_no_show_is_flag
     result = response.json()["round"]["matches"][0]["result"]
     assert result["forfeited_by"] == "east_west" and result["no_show"] is True
     assert result["winner"] == "north_south"
+
+
+def test_a_substituted_player_is_in_that_entrant_only(
+    organiser: Any, swiss: Any, players: Any
+) -> None:
+    """A player who came in as a substitute (not the registered reserve) counts as in that
+    entrant: another entrant cannot take them as its substitute or late entrant."""
+    cid = swiss(4, rounds=3)
+    competitions.pair_next_round(organiser, cid)
+    play_round(organiser, cid, 1)
+    state = load(cid)
+    newcomer, other = (str(u.pk) for u in players(2))
+    e1_out = state.entrants["e1"].players[1]
+    competitions.substitute(organiser, cid, "e1", player_out=e1_out, player_in=newcomer)
+    before = event_count()
+    refused(
+        lambda: competitions.substitute(
+            organiser, cid, "e2", player_out=state.entrants["e2"].players[0], player_in=newcomer
+        ),
+        "player_in_two_entrants",
+    )
+    refused(
+        lambda: competitions.late_join(
+            organiser, cid, entrant_id="late", players=[newcomer, other], name="Late"
+        ),
+        "player_in_two_entrants",
+    )
+    assert event_count() == before

@@ -441,3 +441,32 @@ def test_a_substituted_player_is_in_that_entrant_only(
         "player_in_two_entrants",
     )
     assert event_count() == before
+
+
+def test_check_in_gates_the_knockout_rounds_too_for_the_qualifiers_only(
+    organiser: Any, swiss: Any
+) -> None:
+    """Check-in is before each round (docs/leagues.md): a knockout after a Swiss waits
+    for the entrants it pairs, and only for them (the eliminated need not sign)."""
+    cid = swiss(
+        6,
+        rounds=2,
+        check_in=True,
+        stages=[{"kind": "swiss", "rounds": 2, "advance": 4}, {"kind": "knockout"}],
+    )
+    for number in (1, 2):
+        for entrant in sorted(load(cid).entrants):
+            competitions.check_in(organiser, cid, entrant)
+        competitions.pair_next_round(organiser, cid)
+        play_round(organiser, cid, number)
+    top_four = load(cid).competition().standings().order()[:4]
+    competitions.advance_stage(organiser, cid)
+    refused(lambda: competitions.pair_next_round(organiser, cid), "not_checked_in")
+    for entrant in top_four[:3]:
+        competitions.check_in(organiser, cid, entrant)
+    with pytest.raises(LeagueError) as refusal:
+        competitions.pair_next_round(organiser, cid)
+    assert refusal.value.code == "not_checked_in" and top_four[3] in refusal.value.message
+    competitions.check_in(organiser, cid, top_four[3])
+    _, number, _ = competitions.pair_next_round(organiser, cid)
+    assert number == 3

@@ -84,6 +84,8 @@ def test_what_if_takes_custom_scoring_rules_as_json_text(organiser: Any, swiss: 
     assert response.status_code == 200, response.json()
     assert response.json()["comparable"] is True
     assert "bag_penalty" in response.json()["rules_changed"]
+    # Typed-in results have no table to rescore: they stand as entered.
+    assert response.json()["tables_rescored"] == 0
     legality = '{"preset": "standard", "nil": false}'
     response = client.get(f"/api/competitions/{cid}/standings", {"preset": legality})
     assert response.status_code == 200 and response.json()["comparable"] is False

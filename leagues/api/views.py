@@ -13,11 +13,13 @@ from typing import Any, ClassVar
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.fields import RulesSpecField
 from leagues.core.errors import LeagueError
 from leagues.selectors import competitions as reads
 from leagues.selectors.players import ids_of
@@ -340,7 +342,12 @@ class AdvanceStageView(CommandView):
     "Official standings; `tiebreaks` (comma-separated) and/or `preset` answer a what-if.",
     parameters=[
         OpenApiParameter("tiebreaks", str, required=False),
-        OpenApiParameter("preset", str, required=False),
+        OpenApiParameter(
+            "preset",
+            str,
+            required=False,
+            description='A preset name, or custom rules as JSON text: {"preset": "standard", ...}.',
+        ),
     ],
 )
 class StandingsView(LeaguesView):
@@ -352,7 +359,19 @@ class StandingsView(LeaguesView):
         tiebreaks = None
         if raw is not None:
             tiebreaks = [name for name in raw.split(",") if name][:MAX_TIEBREAKS]
-        return Response(reads.what_if(competition_id, tiebreaks=tiebreaks, rules=preset))
+        rules = None if preset is None else _rules_of(preset)
+        return Response(reads.what_if(competition_id, tiebreaks=tiebreaks, rules=rules))
+
+
+def _rules_of(preset: str) -> str | dict[str, Any]:
+    """A preset name, or custom rules as JSON text: the tables' rescore query's spelling."""
+    try:
+        spec: str | dict[str, Any] = RulesSpecField(from_text=True).run_validation(preset)
+    except ValidationError as error:
+        detail = error.detail
+        message = str(detail[0] if isinstance(detail, list) and detail else detail)
+        raise LeagueError("bad_rules", message) from None
+    return spec
 
 
 @read("competition_player_next_match", "A player's (user id) next match here and its table.")
@@ -384,7 +403,10 @@ class MyNextMatchesView(LeaguesView):
 )
 class ExportView(LeaguesView):
     def get(self, request: Request, competition_id: str) -> Any:
-        if request.query_params.get("as") == "csv":
+        spelling = request.query_params.get("as", "json")
+        if spelling not in ("json", "csv"):
+            raise LeagueError("invalid", "as is json (the default) or csv.")
+        if spelling == "csv":
             return HttpResponse(reads.export_csv(competition_id), content_type="text/csv")
         return Response(reads.export_json(competition_id))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
@@ -192,6 +193,14 @@ def read_competition(text: str | bytes) -> Competition:
         _fail(f"line {error.lineno} column {error.colno}", f"not JSON: {error.msg}.", error.lineno)
     except UnicodeDecodeError:
         _fail("file", "not UTF-8 text.")
+    except RecursionError:
+        _fail("file", "nested too deeply to read (no competition file needs that depth).")
+    except ValueError:
+        # The interpreter's cap on integer digits (CVE-2020-10735), hit while decoding.
+        _fail(
+            "file",
+            f"a number of more than {sys.get_int_max_str_digits()} digits; no field needs one.",
+        )
     try:
         return load_competition(document)
     except CompetitionFileError as error:

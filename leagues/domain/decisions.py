@@ -278,6 +278,15 @@ def _new_entrant(
     if entrant.id in state.entrants:
         raise _refuse("duplicate_entrant", f"Entrant {entrant.id!r} is registered already.")
     check_entrants([*state.entrants.values(), entrant])
+    # check_entrants sees registered players and reserves; substitutes count too.
+    for person in (*entrant.players, entrant.reserve):
+        other = None if person is None else state.entrant_of_player(person)
+        if other is not None:
+            raise _refuse(
+                "player_in_two_entrants",
+                f"Player {person!r} is already in entrant {other!r}; "
+                "a player may be in only one entrant of a competition.",
+            )
     return entrant
 
 
@@ -470,6 +479,20 @@ def decide_check_in(state: CompetitionState, *, entrant_id: object, actor: Actor
 # ---------------------------------------------------------------- rounds
 
 
+def _require_checked_in(state: CompetitionState, number: int, playing: Sequence[str]) -> None:
+    """With check-in on, everyone who plays round ``number`` must have checked in for it."""
+    if not state.config.get("check_in"):
+        return
+    missing = sorted(set(playing) - state.checked_in.get(number, set()))
+    if missing:
+        raise _refuse(
+            "not_checked_in",
+            f"Not checked in for round {number}: {', '.join(missing[:10])}"
+            + ("..." if len(missing) > 10 else "")
+            + " (check them in or withdraw them).",
+        )
+
+
 def decide_pair(state: CompetitionState, *, seed: str, actor: Actor) -> tuple[list[NewEvent], int]:
     """``RoundPaired`` for the next round (the seed stays secret: only its commitment is in
     the event), with ``RoundClosed`` at once for a round of byes only."""
@@ -493,16 +516,19 @@ def decide_pair(state: CompetitionState, *, seed: str, actor: Actor) -> tuple[li
         active = [e.id for e in state.entrants.values() if e.active_in(number)]
         if len(active) < 2:
             raise _refuse("too_few_entrants", "At least two entrants are needed to pair a round.")
-        if state.config.get("check_in"):
-            missing = sorted(set(active) - state.checked_in.get(number, set()))
-            if missing:
-                raise _refuse(
-                    "not_checked_in",
-                    f"Not checked in for round {number}: {', '.join(missing[:10])}"
-                    + ("..." if len(missing) > 10 else "")
-                    + " (check them in or withdraw them).",
-                )
+        _require_checked_in(state, number, active)
     paired = pair_next_round(competition, seed)
+    if stage > 0:
+        # A later stage (a knockout of the qualifiers) is played by those its engine
+        # pairs in a match; a bye plays nothing and a withdrawn entrant's match is a
+        # forfeit (it cannot check in).
+        playing = [
+            side
+            for match in paired.pairing.matches
+            for side in (match.north_south, match.east_west)
+            if state.entrants[side].active_in(number)
+        ]
+        _require_checked_in(state, number, playing)
     data = {
         "round": paired.number,
         "stage": paired.stage,

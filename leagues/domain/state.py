@@ -197,10 +197,15 @@ class CompetitionState:
         return None
 
     def entrant_of_player(self, player: str) -> str | None:
+        """The entrant the player is in: as a registered player or reserve, or as anyone
+        who came in as its substitute (a player is in one entrant of a competition)."""
         for entrant in self.entrants.values():
             people = (*entrant.players, entrant.reserve)
             if player in people:
                 return entrant.id
+        for entrant_id, changes in self.substitutions.items():
+            if any(into == player for _, _, into in changes):
+                return entrant_id
         return None
 
     def seating(self, round_number: int, board: int) -> dict[str, str]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from django.db.models import F
+
 from games.engine.rules import RulesError
 from leagues.core.competition_csv import competition_csv
 from leagues.core.competition_file import competition_document
@@ -223,9 +225,9 @@ def what_if(
                 "reason": "These options change which moves are legal, so the games played "
                 f"cannot be rescored under them: {', '.join(legality)}.",
             }
-        results, events_read = rescored_results(state, resolved.rules.to_dict())
+        results, tables_rescored = rescored_results(state, resolved.rules.to_dict())
         competition = replace(competition, results=tuple(results))
-        answer["events_read"] = events_read
+        answer["tables_rescored"] = tables_rescored
     alternative = competition.standings(order)
     return {
         **answer,
@@ -245,11 +247,11 @@ def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[li
     }
     ids = [t for t in tables.values() if t]
     rescored: dict[str, dict[str, Any]] = {}
-    events_read = 0
+    tables_rescored = 0
     for start in range(0, len(ids), MAX_TABLES):
         for item in rescore(ids[start : start + MAX_TABLES], rules):
             rescored[item["table_id"]] = item
-            events_read += 1
+            tables_rescored += 1
     results = []
     for result in state.results:
         info = state.result_info[result.id]
@@ -297,7 +299,7 @@ def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[li
                 winner=winner,
             )
         )
-    return results, events_read
+    return results, tables_rescored
 
 
 def next_match(competition_id: object, player: str) -> dict[str, Any]:
@@ -357,10 +359,12 @@ def export_csv(competition_id: object) -> str:
 
 
 def ratings(players: list[str] | None = None, limit: int = 100) -> list[dict[str, Any]]:
-    query = PlayerRating.objects.all()
+    # Ranked in the database by the ordinal (mu - 3 sigma, PlayerRating.ordinal), so the
+    # top is the top of every rated player, not of whichever rows came back first.
+    query = PlayerRating.objects.annotate(rank=F("mu") - 3.0 * F("sigma"))
     if players:
         query = query.filter(player__in=players[:limit])
-    rows = sorted(query[:10_000], key=lambda r: -r.ordinal)[:limit]
+    rows = list(query.order_by("-rank", "player")[:limit])
     return [
         {
             "player": r.player,

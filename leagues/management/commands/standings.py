@@ -34,9 +34,22 @@ class Command(BaseCommand):
         if options["format"] == "json":
             self.stdout.write(json.dumps(standings.as_dict(), indent=2))
             return
-        self.stdout.write(f"{'#':>3}  {'entrant':<24} {'MP':>4} {'GP':>7} {'diff':>7}")
+        # A column per declared tie-break, so the table shows why tied entrants are
+        # ordered as they are; lots (always last) has no value to show.
+        shown = [name for name in standings.tiebreaks if name != "lots"]
+        width = {name: max(len(name), 6) for name in shown}
+        self.stdout.write(
+            f"{'#':>3}  {'entrant':<24} {'MP':>4} {'GP':>7} {'diff':>7}"
+            + "".join(f" {name:>{width[name]}}" for name in shown)
+        )
         for row in standings.rows:
+            values = {name: row.tiebreaks.get(name) for name in shown}
             self.stdout.write(
                 f"{row.rank:>3}  {row.entrant:<24} {row.match_points:>4} {row.game_points:>7} "
-                f"{row.point_differential:>7}" + ("  (withdrawn)" if row.withdrawn else "")
+                f"{row.point_differential:>7}"
+                + "".join(
+                    f" {'-' if values[name] is None else values[name]:>{width[name]}}"
+                    for name in shown
+                )
+                + ("  (withdrawn)" if row.withdrawn else "")
             )

@@ -193,15 +193,15 @@ def points(value: int) -> str:
     return f"−{abs(value)}" if value < 0 else str(value)
 
 
+@pytest.mark.parametrize(("width", "height"), SIZES)
 def test_the_same_game_rescored_under_another_preset_marks_the_forbidden_play(
-    page: Any, orm: None
+    page: Any, orm: None, width: int, height: int
 ) -> None:
-
     name = f"e2e-clubs-{uuid.uuid4().hex[:8]}"
     rules = {k: v for k, v in QUICK_RULES.items() if k != "preset"}
     create_preset(name, {**rules, "first_lead": "two_of_clubs"}, description="2♣ leads")
     table_id = finished_table(seed=32)
-    page.set_viewport_size({"width": 1280, "height": 900})
+    page.set_viewport_size({"width": width, "height": height})
     open_replay(page, table_id)
     replay = page.request.get(f"/api/tables/{table_id}/replay").json()
     rescored = page.request.get(f"/api/tables/{table_id}/rescore?rules={name}").json()
@@ -223,7 +223,7 @@ def test_the_same_game_rescored_under_another_preset_marks_the_forbidden_play(
     flagged = {flag["hand"] for flag in rescored["flags"]}
     expect(page.locator("#rescore-rows tr.flagged")).to_have_count(len(flagged))
     expect(page.locator("#rescore-flags li")).to_have_count(len(rescored["flags"]))
-    shot(page, "replay-rescored-1280x900")
+    shot(page, f"replay-rescored-{width}x{height}")
     assert_plain_words(page)  # the rescoring's rules, results and flags
 
     flag = next(f for f in rescored["flags"] if f["action"] == "play")

@@ -142,7 +142,8 @@ def test_the_change_form_shows_the_version_and_its_history_with_usage(
     assert f'href="{COMPARE}?name=club&amp;from=1&amp;to=2"' in history
     assert "<form" not in history  # it sits inside the change form: no nested form
     assert f"/admin/games/table/{table.pk}/change/" in history
-    assert f"/api/competitions/{competition.competition_id}" in history
+    # Like a table, a competition links to its admin page (its events), not to raw JSON.
+    assert f"/admin/leagues/competition/{competition.competition_id}/change/" in history
     assert "Autumn cup" in history
 
 

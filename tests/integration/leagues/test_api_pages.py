@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from leagues.models import PlayerRating
 from leagues.services import competitions
 from leagues.services.streams import load
 from tests.factories import UserFactory
@@ -85,6 +86,20 @@ def test_a_bad_list_query_is_a_problem(organiser: Any, query: dict[str, str]) ->
 def test_a_bad_ratings_query_is_a_problem(players: str) -> None:
     # schemathesis found a NUL byte reaching PostgreSQL as a 500.
     problem(APIClient().get("/api/ratings", {"players": players}), "invalid")
+
+
+def test_the_ratings_list_is_the_top_of_every_rated_player() -> None:
+    """The list ranks every rated player, however many: the best one rated last is
+    first (the list once ranked whichever 10,000 rows the database returned first)."""
+    PlayerRating.objects.bulk_create(
+        [PlayerRating(player=str(10**6 + n), mu=20.0, sigma=5.0, matches=1) for n in range(10_001)]
+    )
+    PlayerRating.objects.create(player="7", mu=40.0, sigma=1.0, matches=9)
+    response = APIClient().get("/api/ratings")
+    assert response.status_code == 200
+    ratings = response.json()["ratings"]
+    assert len(ratings) == 100 and ratings[0]["player"] == "7"
+    assert [r["ordinal"] for r in ratings] == sorted((r["ordinal"] for r in ratings), reverse=True)
 
 
 # ---------------------------------------------------------------- names and reasons

@@ -118,3 +118,18 @@ def test_a_bad_tiebreak_name_is_refused(good_file: Path) -> None:
     message = refused(good_file, "standings", "--tiebreaks", "buchholtz")
     assert message.startswith("CommandError: --tiebreaks: ")
     assert "buchholtz" in message
+
+
+def test_the_table_shows_each_declared_tiebreak_column(good_file: Path) -> None:
+    """The table an organiser reads says why tied entrants are ordered as they are: a
+    column per declared tie-break (lots, the last, has no value to show), the same
+    values as the JSON."""
+    table = run("standings", str(good_file), "--tiebreaks", "wins,buchholz")
+    assert table.returncode == 0, table.stderr
+    header, *lines = table.stdout.splitlines()
+    assert header.split()[-2:] == ["wins", "buchholz"] and "lots" not in header
+    as_json = run("standings", str(good_file), "--format", "json", "--tiebreaks", "wins,buchholz")
+    rows = json.loads(as_json.stdout)["rows"]
+    shown = [line.split()[-2:] for line in lines]
+    expected = [[str(row["tiebreaks"][name]) for name in ("wins", "buchholz")] for row in rows]
+    assert shown == expected

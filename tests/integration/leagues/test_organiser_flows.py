@@ -413,3 +413,60 @@ def test_the_overview_says_who_is_checked_in_and_who_plays_and_a_no_show_is_flag
     result = response.json()["round"]["matches"][0]["result"]
     assert result["forfeited_by"] == "east_west" and result["no_show"] is True
     assert result["winner"] == "north_south"
+
+
+def test_a_substituted_player_is_in_that_entrant_only(
+    organiser: Any, swiss: Any, players: Any
+) -> None:
+    """A player who came in as a substitute (not the registered reserve) counts as in that
+    entrant: another entrant cannot take them as its substitute or late entrant."""
+    cid = swiss(4, rounds=3)
+    competitions.pair_next_round(organiser, cid)
+    play_round(organiser, cid, 1)
+    state = load(cid)
+    newcomer, other = (str(u.pk) for u in players(2))
+    e1_out = state.entrants["e1"].players[1]
+    competitions.substitute(organiser, cid, "e1", player_out=e1_out, player_in=newcomer)
+    before = event_count()
+    refused(
+        lambda: competitions.substitute(
+            organiser, cid, "e2", player_out=state.entrants["e2"].players[0], player_in=newcomer
+        ),
+        "player_in_two_entrants",
+    )
+    refused(
+        lambda: competitions.late_join(
+            organiser, cid, entrant_id="late", players=[newcomer, other], name="Late"
+        ),
+        "player_in_two_entrants",
+    )
+    assert event_count() == before
+
+
+def test_check_in_gates_the_knockout_rounds_too_for_the_qualifiers_only(
+    organiser: Any, swiss: Any
+) -> None:
+    """Check-in is before each round (docs/leagues.md): a knockout after a Swiss waits
+    for the entrants it pairs, and only for them (the eliminated need not sign)."""
+    cid = swiss(
+        6,
+        rounds=2,
+        check_in=True,
+        stages=[{"kind": "swiss", "rounds": 2, "advance": 4}, {"kind": "knockout"}],
+    )
+    for number in (1, 2):
+        for entrant in sorted(load(cid).entrants):
+            competitions.check_in(organiser, cid, entrant)
+        competitions.pair_next_round(organiser, cid)
+        play_round(organiser, cid, number)
+    top_four = load(cid).competition().standings().order()[:4]
+    competitions.advance_stage(organiser, cid)
+    refused(lambda: competitions.pair_next_round(organiser, cid), "not_checked_in")
+    for entrant in top_four[:3]:
+        competitions.check_in(organiser, cid, entrant)
+    with pytest.raises(LeagueError) as refusal:
+        competitions.pair_next_round(organiser, cid)
+    assert refusal.value.code == "not_checked_in" and top_four[3] in refusal.value.message
+    competitions.check_in(organiser, cid, top_four[3])
+    _, number, _ = competitions.pair_next_round(organiser, cid)
+    assert number == 3

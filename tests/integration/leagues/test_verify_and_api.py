@@ -69,3 +69,36 @@ def test_what_if_writes_nothing(organiser: Any, swiss: Any) -> None:
     response = client.get(f"/api/competitions/{cid}/standings?preset=bicycle")
     assert response.status_code == 200
     assert event_count() == before
+
+
+def test_what_if_takes_custom_scoring_rules_as_json_text(organiser: Any, swiss: Any) -> None:
+    """?preset= is a preset name or custom rules as JSON text, as the tables' rescore
+    query takes it (the refusal of an unknown name offers such an object)."""
+    cid = swiss(4, rounds=2)
+    competitions.pair_next_round(organiser, cid)
+    play_round(organiser, cid, 1)
+    before = event_count()
+    client = APIClient()
+    scoring_only = '{"preset": "standard", "bag_penalty": false}'
+    response = client.get(f"/api/competitions/{cid}/standings", {"preset": scoring_only})
+    assert response.status_code == 200, response.json()
+    assert response.json()["comparable"] is True
+    assert "bag_penalty" in response.json()["rules_changed"]
+    # Typed-in results have no table to rescore: they stand as entered.
+    assert response.json()["tables_rescored"] == 0
+    legality = '{"preset": "standard", "nil": false}'
+    response = client.get(f"/api/competitions/{cid}/standings", {"preset": legality})
+    assert response.status_code == 200 and response.json()["comparable"] is False
+    for bad in ('{"preset": ', '{"preset": "standard", "nil": "maybe"}', "x" * 5000):
+        response = client.get(f"/api/competitions/{cid}/standings", {"preset": bad})
+        assert response.status_code == 400, (bad[:40], response.json())
+        assert set(response.json()) == {"code", "message"}
+    assert event_count() == before
+
+
+def test_an_unknown_export_format_is_refused(organiser: Any, swiss: Any) -> None:
+    cid = swiss(4)
+    response = APIClient().get(f"/api/competitions/{cid}/export", {"as": "xml"})
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid" and "csv" in response.json()["message"]
+    assert APIClient().get(f"/api/competitions/{cid}/export", {"as": "json"}).status_code == 200

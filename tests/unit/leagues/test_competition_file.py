@@ -166,3 +166,18 @@ def test_the_export_carries_each_results_match_points_and_checks_them_on_reading
     with pytest.raises(CompetitionFileError) as refused:
         read_competition(json.dumps(exported))
     assert refused.value.where == "$.results[0].match_points"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Deeper than Python's decoder can go: a refusal, not a RecursionError.
+        ("[" * 100_000, "file: nested too deeply to read"),
+        # More digits than the interpreter reads (CVE-2020-10735): a refusal, not a ValueError.
+        ('{"version": ' + "9" * 5000 + "}", "file: a number of more than"),
+    ],
+)
+def test_text_python_cannot_decode_is_refused_with_the_reason(text: str, expected: str) -> None:
+    with pytest.raises(CompetitionFileError) as refused:
+        read_competition(text)
+    assert str(refused.value).startswith(expected)

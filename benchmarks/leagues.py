@@ -55,7 +55,13 @@ from leagues.core.pairings import RoundPairing, histories
 from leagues.core.results import Award, MatchResult
 from leagues.core.standings import compute_standings
 from leagues.core.swiss import SwissEntrant, pair, swiss_entrants
+from leagues.domain.events import competition_stream_id
 from services.testing.processes import ManagedProcess, log_contains, worker_process
+
+# Django's models and the services and selectors over them are imported inside the
+# functions that use them: they need Django set up on the scratch database first
+# (setup_django, once the command line has named it), which a module-level import
+# would come before.
 
 STANDINGS_ENTRANTS = 2000
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,7 +174,6 @@ class StandingsWatcher:
         self.thread = threading.Thread(target=self.run, daemon=True)
 
     def run(self) -> None:
-        # Function level: needs Django set up on the scratch database first (setup_django).
         from django.db import connection
 
         from leagues.models import OfficialStandings
@@ -198,12 +203,10 @@ class StandingsWatcher:
 def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
     """A Swiss of ``--entrants`` played by ``--level`` bots for ``--rounds`` rounds through
     worker and projector processes: tables per minute and the standings lag."""
-    # Function level: needs Django set up on the scratch database first (setup_django).
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from leagues.domain.events import competition_stream_id
     from leagues.models import CompetitionTable
     from leagues.services import competitions
     from leagues.services.streams import load
@@ -353,7 +356,6 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
 def whatif_and_rebuild(competition_id: str) -> dict[str, Any]:
     """What-if rescoring of the Swiss's tables under another scoring-only preset, against
     ``eventstore.subscriptions.rebuild`` of the score ledger over the same stored log."""
-    # Function level: needs Django set up on the scratch database first (setup_django).
     from django.db import connection
 
     from eventstore.subscriptions import rebuild, registered_projections

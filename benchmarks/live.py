@@ -52,6 +52,11 @@ from services.testing.processes import (
     worker_process,
 )
 
+# Django's models and the services and selectors over them are imported inside the
+# functions that use them: they need Django set up on the scratch database first
+# (setup_django, once the command line has named it), which a module-level import
+# would come before.
+
 ROOT = Path(__file__).resolve().parent.parent
 HARD_BUDGET_MS = 250
 
@@ -80,7 +85,6 @@ class CommitLog:
     """Every commit notice published on Redis, in a thread of its own."""
 
     def __init__(self, redis_url: str) -> None:
-        # Function level: needs Django set up on the scratch database first (setup_django).
         import redis
 
         from games.live.notices import commits_channel, parse_commit_notices
@@ -206,7 +210,6 @@ class ListenerLoop:
 
 def create_tables(count: int, level: str, target_score: int) -> tuple[list[str], Any]:
     """N tables of four bots (lobby), and a spectator user with a token."""
-    # Function level: needs Django set up on the scratch database first (setup_django).
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
@@ -231,7 +234,6 @@ def create_tables(count: int, level: str, target_score: int) -> tuple[list[str],
 
 def start_games(table_ids: list[str], host: Any) -> float:
     """Start every game; returns the wall-clock time of the first start."""
-    # Function level: needs Django set up on the scratch database first (setup_django).
     from games.services.table_commands import StartGame, execute
 
     started = time.time()
@@ -242,7 +244,6 @@ def start_games(table_ids: list[str], host: Any) -> float:
 
 def expected_versions(table_id: str, after: int) -> list[int]:
     """What a spectator may see of the table's stream after ``after`` (the REST filter)."""
-    # Function level: needs Django set up on the scratch database first (setup_django).
     from games.selectors.visibility import events_for_viewer
 
     return [int(e["version"]) for e in events_for_viewer(table_id, None, after_version=after)]
@@ -256,7 +257,6 @@ def worker_nice_env(nice: int | None) -> dict[str, str]:
 
 def effective_worker_nice(nice: int | None) -> int:
     """The nice level the workers ran at."""
-    # Function level: needs Django set up on the scratch database first (setup_django).
     from services.worker import DEFAULT_NICE
 
     if nice is not None:

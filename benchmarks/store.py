@@ -45,11 +45,17 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from eventstore.records import NewEvent, StoredEvent
+from eventstore.signals import events_committed
 from games.domain.table import FINISHED, TableState
 from games.engine.cards import card_name
 from games.engine.hand import BIDDING, PLAYING
 from games.engine.play import legal_cards
 from services.testing import LOCAL_ONLY_SECRET_KEY
+
+# Django's models and the services and selectors over them are imported inside the
+# functions that use them: they need Django set up on the scratch database first
+# (setup_django, once the command line has named it), which a module-level import
+# would come before. service_available's import is itself the probe.
 
 ROOT = Path(__file__).resolve().parent.parent
 # DEBUG is off in benchmarks (and in the processes they start, which inherit this).
@@ -218,7 +224,6 @@ def store_append_step(stream_id: str) -> Callable[[int], int]:
     The ``events_committed`` receivers (live fan-out, bot dispatch) are detached for the
     step: they belong to the service figures; this one is the store's own cost.
     """
-    # Function level: needs Django set up on the scratch database first (setup_django).
     from django.db import transaction
 
     from eventstore.recorder import append
@@ -240,9 +245,6 @@ _detached_receivers: list[Any] = []
 def receivers_detached() -> Iterator[None]:
     """No ``events_committed`` receivers inside the block (shared by threads: the
     receivers come back when the last block ends)."""
-    # Function level: needs Django set up on the scratch database first (setup_django).
-    from eventstore.signals import events_committed
-
     with _detach_lock:
         if _detached_depth[0] == 0:
             _detached_receivers[:] = events_committed.receivers
@@ -294,7 +296,6 @@ def store_appends_per_second_4(seconds: float) -> float:
 
 def naive_reader_experiment(seconds: float) -> dict[str, Any]:
     """4 writers commit out of order; a naive reader and a tailing projection follow."""
-    # Function level: needs Django set up on the scratch database first (setup_django).
     from django.db import connection, transaction
 
     from eventstore.recorder import append
@@ -369,7 +370,6 @@ def naive_reader_experiment(seconds: float) -> dict[str, Any]:
 
 
 def catch_up_events_per_second() -> dict[str, Any]:
-    # Function level: needs Django set up on the scratch database first (setup_django).
     from eventstore.subscriptions import Projection, rebuild
 
     class Count(Projection):
@@ -409,7 +409,6 @@ class ServiceGame:
         self.new_table()
 
     def new_table(self) -> None:
-        # Function level: needs Django set up on the scratch database first (setup_django).
         from games.services.table_commands import StartGame, TakeSeat, create_table, execute
 
         created = create_table(actor=self.users[0], rules="standard")
@@ -448,7 +447,6 @@ class ServiceGame:
         return None
 
     def step(self, _: int) -> int:
-        # Function level: needs Django set up on the scratch database first (setup_django).
         from games.services.table_commands import PlaceBid, PlayCard, execute
 
         move = self.next_move()
@@ -465,7 +463,6 @@ class ServiceGame:
 def service_available() -> str | None:
     """None when the tables' services can be driven, else why not."""
     try:
-        # Function level: the import is the probe (and needs Django set up first).
         from games.services import table_commands  # noqa: F401
     except ImportError as exc:
         return f"service figures need games.services.table_commands ({exc})"
@@ -499,7 +496,6 @@ def grow_history(target_events: int) -> int:
     """Copy the longest table stream the runs stored under new table ids until the log
     holds ``target_events`` events, so the rebuild is timed over a realistic volume of
     valid games (the service runs alone store a few thousand). Returns the log's size."""
-    # Function level: needs Django set up on the scratch database first (setup_django).
     import uuid
 
     from django.db import connection, transaction
@@ -528,7 +524,6 @@ def grow_history(target_events: int) -> int:
 
 def ledger_rebuild(target_events: int) -> tuple[dict[str, Any], list[str]]:
     """Rebuild the ledger projection over a log of about ``target_events`` events."""
-    # Function level: needs Django set up on the scratch database first (setup_django).
     from eventstore.subscriptions import rebuild, registered_projections
 
     ledgers = [p for p in registered_projections() if "ledger" in p.name]
@@ -591,7 +586,6 @@ class HttpGame:
         return answer
 
     def catch_up(self) -> None:
-        # Function level: needs Django set up on the scratch database first (setup_django).
         from eventstore.reading import read_stream
 
         for event in read_stream(self.stream_id, after_version=self.state.version):

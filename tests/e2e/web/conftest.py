@@ -18,7 +18,13 @@ from typing import Any
 
 import pytest
 
-from services.testing.processes import ManagedProcess
+from services.testing.processes import (
+    ManagedProcess,
+    database_env,
+    free_port,
+    web_process,
+    worker_process,
+)
 
 CHROMIUM = os.environ.get("SPADES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -79,8 +85,6 @@ def server(e2e_db: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
     """daphne and a Celery worker on the test database, for the whole session."""
     from django.conf import settings
     from django.db import connection
-
-    from services.testing.processes import database_env, free_port, web_process, worker_process
 
     env = database_env(connection.settings_dict, settings.REDIS_URL)
     env.update({"SPADES_WATCHDOG_INTERVAL": "1", "SPADES_BOT_OVERDUE_SECONDS": "1.5"})

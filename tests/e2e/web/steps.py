@@ -12,7 +12,21 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from games.engine.cards import card_name
+from games.engine.play import legal_cards, play_card
+from games.engine.seats import SEAT_NAMES
+from games.services.table_commands import (
+    PlaceBid,
+    PlayCard,
+    StartGame,
+    TakeSeat,
+    create_table,
+    execute,
+)
+from games.services.table_state import reading_state
 from tests.e2e.web.conftest import SCREENSHOTS
+from tests.factories import TableFactory, UserFactory
+from tests.integration.tables.helpers import play_moves
 
 # Installed by bin/test (spades_ensure_axe: npm ci from package-lock.json).
 AXE_SCRIPT = Path(__file__).resolve().parents[3] / "node_modules" / "axe-core" / "axe.min.js"
@@ -53,8 +67,6 @@ def started_table(username: str, rules: dict[str, Any], first_dealer: str = "eas
     """
     from django.contrib.auth import get_user_model
 
-    from games.services.table_commands import StartGame, TakeSeat, create_table, execute
-
     user = get_user_model().objects.get(username=username)
     table_id = str(create_table(actor=user, rules=rules, seats=BOT_SEATS).table_id)
     execute(TakeSeat(table_id, "south"), user)
@@ -92,10 +104,6 @@ ORDER = ("west", "north", "east")  # with south dealing, west leads and south pl
 
 def south_wins_first_trick(table_id: str) -> tuple[list[str], str] | None:
     """Cards for west, north, east and then south such that south wins trick 1, or None."""
-    from games.engine.cards import card_name
-    from games.engine.play import legal_cards, play_card
-    from games.services.table_state import reading_state
-
     with reading_state(table_id) as state:
         start = state.hand.copy()
 
@@ -119,8 +127,6 @@ def south_wins_first_trick(table_id: str) -> tuple[list[str], str] | None:
 
 def stream_version(table_id: str) -> int:
     """The table's stream version now, as the services read it."""
-    from games.services.table_state import reading_state
-
     with reading_state(table_id) as state:
         return int(state.version)
 
@@ -128,9 +134,6 @@ def stream_version(table_id: str) -> int:
 def four_human_table(south_name: str) -> tuple[str, dict[str, Any], list[str], str]:
     """A started table, all four seats human, every bid made, where south can win trick 1."""
     from django.contrib.auth import get_user_model
-
-    from games.services.table_commands import PlaceBid, StartGame, TakeSeat, create_table, execute
-    from tests.factories import UserFactory
 
     south = get_user_model().objects.get(username=south_name)
     for _ in range(20):  # a deal where south cannot win the first trick is rare: deal again
@@ -198,12 +201,6 @@ def play_out_hand(table_id: str, users: dict[str, Any]) -> None:
 
     ``users`` maps each seat's name to the user sitting there.
     """
-    from games.engine.cards import card_name
-    from games.engine.play import legal_cards
-    from games.engine.seats import SEAT_NAMES
-    from games.services.table_commands import PlayCard, execute
-    from games.services.table_state import reading_state
-
     with reading_state(table_id) as state:
         number = state.hand.hand_number
     for _ in range(53):  # 52 cards, then a look at the next hand
@@ -224,8 +221,6 @@ QUICK_RULES = {"preset": "standard", "target_score": 150, "lose_score": -150, "b
 
 def human_table() -> tuple[str, dict[int, Any]]:
     """A started table of four human players (needs ``orm``)."""
-    from tests.factories import TableFactory, UserFactory
-
     users = {s: UserFactory(username=f"e2e-{NAMES[s]}-{uuid.uuid4().hex[:8]}") for s in range(4)}
     table = TableFactory(
         creator=users[0],
@@ -238,8 +233,6 @@ def human_table() -> tuple[str, dict[int, Any]]:
 
 def finished_table(seed: int) -> str:
     """A finished game of four human players, played through the services (needs ``orm``)."""
-    from tests.integration.tables.helpers import play_moves
-
     table_id, users = human_table()
     play_moves(table_id, users, random.Random(seed))
     return table_id

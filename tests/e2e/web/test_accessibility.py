@@ -14,6 +14,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from leagues.services import competitions
 from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import (
     axe_violations,
@@ -23,6 +24,7 @@ from tests.e2e.web.steps import (
     sign_up,
     started_table,
 )
+from tests.factories import UserFactory
 
 
 def ready(page: Any) -> None:
@@ -48,9 +50,6 @@ def describe(found: dict[str, list[Any]]) -> str:
 def competition_with_a_round(username: str) -> str:
     """A Swiss of four partnerships, round 1 paired, organised by ``username`` (needs ``orm``)."""
     from django.contrib.auth import get_user_model
-
-    from leagues.services import competitions
-    from tests.factories import UserFactory
 
     organiser = get_user_model().objects.get(username=username)
     state = competitions.create_competition(

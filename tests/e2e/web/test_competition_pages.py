@@ -20,8 +20,17 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from accounts.registration import token_for
+from games.models import Table
+from leagues.services import competitions as cmds
+from leagues.services.presence import arrive
+from leagues.services.streams import load
+from leagues.services.tables import start_round
+from services.testing.processes import ManagedProcess, database_env
 from tests.e2e.web.conftest import SCREENSHOTS, Server
-from tests.e2e.web.steps import assert_controls_named
+from tests.e2e.web.steps import assert_controls_named, axe_violations
+from tests.factories import UserFactory
+from tests.integration.live.conftest import wait_until
 
 WIDE = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -32,8 +41,6 @@ def projector(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Itera
     """``services.projector`` on the test database (table results -> competitions)."""
     from django.conf import settings
     from django.db import connection
-
-    from services.testing.processes import ManagedProcess, database_env
 
     env = database_env(connection.settings_dict, settings.REDIS_URL)
     logs = tmp_path_factory.mktemp("e2e-projector")
@@ -55,16 +62,12 @@ def projector(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
 
 def users(count: int) -> list[Any]:
-    from tests.factories import UserFactory
-
     tag = uuid.uuid4().hex[:8]
     return [UserFactory(username=f"e2e-c{tag}-{k}") for k in range(count)]
 
 
 def sign_in_as(page: Any, user: Any) -> None:
     """The browser holds ``user``'s API token, as after logging in on the play page."""
-    from accounts.registration import token_for
-
     page.goto("/competitions/")
     auth = json.dumps({"token": token_for(user), "username": user.username})
     page.evaluate("value => localStorage.setItem('spades.auth', value)", auth)
@@ -136,9 +139,6 @@ def assert_no_poll(timeline: list[tuple[str, int]]) -> None:
 def test_a_tournament_page_follows_a_bots_played_round_live(
     page: Any, orm: None, projector: Any
 ) -> None:
-    from leagues.services import competitions as cmds
-    from leagues.services.tables import start_round
-
     organiser, *players = users(9)
     # Bots play every seat, with no pause between moves: a game to 300 lasts a few hands,
     # long enough to see the tiles follow it.
@@ -253,12 +253,6 @@ def test_going_to_my_table_arrives_and_the_fourth_player_starts_the_game(
     """A human competition: the round opens with the players seated and the game waiting;
     three have arrived, the fourth follows "Go to my table" on the competition page, which
     checks them in at the table, and the game starts."""
-    from leagues.services import competitions as cmds
-    from leagues.services.presence import arrive
-    from leagues.services.streams import load
-    from leagues.services.tables import start_round
-    from tests.integration.live.conftest import wait_until
-
     organiser, *players = users(5)
     spec = {
         "name": "Club night",
@@ -286,8 +280,6 @@ def test_going_to_my_table_arrives_and_the_fourth_player_starts_the_game(
     link.click()
 
     def game_started() -> bool:
-        from games.models import Table
-
         return Table.objects.get(id=load(cid).tables[1][1]).status == "playing"
 
     wait_until(game_started, 30, "the fourth arrival started the game", poll=0.2)
@@ -396,10 +388,6 @@ def test_the_organiser_creates_enters_results_and_corrects_one(page: Any, orm: N
 def test_the_organiser_checks_in_forfeits_withdraws_and_the_public_page_follows(
     page: Any, orm: None, projector: Any
 ) -> None:
-    from leagues.services import competitions as cmds
-    from leagues.services.streams import load
-    from tests.e2e.web.steps import axe_violations
-
     organiser, *players = users(12)
     spec = {
         "name": "Late club",

@@ -6,6 +6,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from games.services.table_commands import PlayCard, execute
 from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import ORDER, continue_table, four_human_table, sign_up
 
@@ -24,8 +25,6 @@ RING = """(card) => {
 
 @BOTH_SCREENS
 def test_focus_stays_on_the_hand_across_updates(page: Any, orm: None) -> None:
-    from games.services.table_commands import PlayCard, execute
-
     username = sign_up(page)
     table_id, others, firsts, _ = four_human_table(username)
     continue_table(page, table_id)

@@ -14,6 +14,8 @@ from typing import Any
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from games.engine.cards import names_in
+from games.services.table_state import reading_state
 from tests.e2e.web.conftest import BOTH_SCREENS, SCREENSHOTS
 from tests.e2e.web.steps import sign_up
 
@@ -23,9 +25,6 @@ CARD = re.compile(r'"([2-9TJQKA][SHCD])"')
 
 def unplayed_cards(table_id: str) -> tuple[int, set[str]]:
     """The hand in play and its cards nobody has played yet (hidden from a spectator)."""
-    from games.engine.cards import names_in
-    from games.services.table_state import reading_state
-
     with reading_state(table_id) as state:
         hand = state.hand
         return hand.hand_number, {card for seat in range(4) for card in names_in(hand.hands[seat])}

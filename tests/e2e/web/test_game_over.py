@@ -6,6 +6,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from games.services.table_commands import HandSeatToBot, execute
 from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import assert_plain_words, continue_table, sign_up, started_table
 
@@ -16,8 +17,6 @@ ONE_HAND_GAME = {"preset": "standard", "target_score": 10, "lose_score": -10}
 @BOTH_SCREENS
 def test_bots_finish_the_game_and_the_page_shows_result_and_winner(page: Any, orm: None) -> None:
     from django.contrib.auth import get_user_model
-
-    from games.services.table_commands import HandSeatToBot, execute
 
     username = sign_up(page)
     table_id = started_table(username, ONE_HAND_GAME)

@@ -7,6 +7,9 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from games.engine.seats import SEAT_NAMES
+from games.services.table_commands import PlaceBid, execute
+from games.services.table_state import reading_state
 from tests.e2e.web.conftest import BOTH_SCREENS, SCREENSHOTS
 from tests.e2e.web.steps import (
     ORDER,
@@ -70,10 +73,6 @@ def test_the_hand_result_shows_over_the_table_and_the_next_hand_leaves_it_there(
     page: Any, orm: None, viewport: dict[str, int]
 ) -> None:
     from django.contrib.auth import get_user_model
-
-    from games.engine.seats import SEAT_NAMES
-    from games.services.table_commands import PlaceBid, execute
-    from games.services.table_state import reading_state
 
     page.clock.install()  # the result's few seconds are the page's clock, held below
     username = sign_up(page)

@@ -7,6 +7,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from games.models import Table
 from tests.e2e.web.conftest import BOTH_SCREENS, SCREENSHOTS
 from tests.e2e.web.steps import assert_plain_words, sign_up
 
@@ -15,8 +16,6 @@ from tests.e2e.web.steps import assert_plain_words, sign_up
 def test_a_friend_joins_from_open_tables_and_a_third_watches_from_tables_in_play(
     page: Any, browser: Any, server_url: str, viewport: dict[str, int], orm: None
 ) -> None:
-    from games.models import Table
-
     creator = sign_up(page)
     page.check('input[name="company"][value="friends"]')
     page.select_option("#seat-north", "human")

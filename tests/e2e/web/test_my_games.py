@@ -7,6 +7,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from games.models import Table
+from games.services.table_commands import HandSeatToBot, execute
 from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import sign_up, started_table
 
@@ -15,8 +17,6 @@ ONE_HAND_GAME = {"preset": "standard", "target_score": 10, "lose_score": -10}
 
 def wait_until_finished(table_id: str, seconds: float = 120) -> None:
     """The bots play the game out through the worker: wait for its read model to say so."""
-    from games.models import Table
-
     deadline = time.monotonic() + seconds
     while Table.objects.get(id=table_id).status != "finished":
         assert time.monotonic() < deadline, f"table {table_id} did not finish in {seconds} s"
@@ -37,8 +37,6 @@ def test_games_in_play_and_finished_are_listed_in_another_browser(
     page: Any, browser: Any, server_url: str, viewport: dict[str, int], orm: None
 ) -> None:
     from django.contrib.auth import get_user_model
-
-    from games.services.table_commands import HandSeatToBot, execute
 
     username = sign_up(page)
     page.click("#start-game")  # a game in play, started from this browser

@@ -9,14 +9,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from scoring.models import RulePreset
+from scoring.services.presets import create_preset
 from tests.e2e.web.steps import axe_violations, shot
+from tests.factories import AdminFactory, TableFactory
 
 SIZES = [pytest.param(1280, 900, id="desktop"), pytest.param(390, 844, id="phone")]
 
 
 def sign_in_as_admin(page: Any) -> None:
-    from tests.factories import AdminFactory
-
     admin = AdminFactory(username=f"e2e-admin-{uuid.uuid4().hex[:8]}")
     page.goto("/admin/login/")
     page.fill("#id_username", admin.username)
@@ -29,14 +30,9 @@ def sign_in_as_admin(page: Any) -> None:
 def test_an_admin_adds_a_version_and_sees_what_changed(
     page: Any, orm: None, width: int, height: int
 ) -> None:
-    from scoring.models import RulePreset
-    from scoring.services.presets import create_preset
-
     page.set_viewport_size({"width": width, "height": height})
     size = f"{width}x{height}"
     name = f"club-{uuid.uuid4().hex[:8]}"
-    from tests.factories import TableFactory
-
     first = create_preset(name, {}, description="Friday nights")
     table = TableFactory(rules=name)
     sign_in_as_admin(page)

@@ -7,14 +7,13 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from games.services.table_commands import PlaceBid, execute
 from tests.e2e.web.conftest import Server
 from tests.e2e.web.steps import sign_up
 
 
 def test_server_restart_mid_game_loses_nothing(page: Any, server: Server, orm: None) -> None:
     from django.contrib.auth import get_user_model
-
-    from games.services.table_commands import PlaceBid, execute
 
     username = sign_up(page)
     page.click("#start-game")

@@ -15,7 +15,15 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from eventstore.reading import read_stream
+from games.services.table_state import reading_state
+from leagues.models import CompetitionTable
+from leagues.services import competitions as cmds
+from leagues.services.presence import arrive
+from leagues.services.tables import start_round
 from tests.e2e.web.steps import assert_controls_named, shot
+from tests.e2e.web.test_competition_pages import users
+from tests.integration.tables.helpers import play_moves
 
 DELAY = 2
 HIDDEN_CARDS = (
@@ -27,13 +35,6 @@ def delayed_competition_table() -> tuple[str, dict[int, Any]]:
     """A started round-1 table of a competition with a delay of 2 tricks: its id and its
     players by seat."""
     from django.contrib.auth import get_user_model
-
-    from games.services.table_state import reading_state
-    from leagues.models import CompetitionTable
-    from leagues.services import competitions as cmds
-    from leagues.services.presence import arrive
-    from leagues.services.tables import start_round
-    from tests.e2e.web.test_competition_pages import users
 
     organiser, *players = users(5)
     spec = {
@@ -60,9 +61,6 @@ def delayed_competition_table() -> tuple[str, dict[int, Any]]:
 
 
 def play_to(table_id: str, players: dict[int, Any], tricks: int, extra: int, seed: int) -> None:
-    from games.services.table_state import reading_state
-    from tests.integration.tables.helpers import play_moves
-
     rng = random.Random(seed)
     while True:
         with reading_state(table_id) as state:
@@ -74,8 +72,6 @@ def play_to(table_id: str, players: dict[int, Any], tricks: int, extra: int, see
 
 def cards_of(table_id: str) -> list[tuple[int, str]]:
     """(version, card) of every card played so far, in order."""
-    from eventstore.reading import read_stream
-
     return [
         (e.version, e.data["card"])
         for e in read_stream(f"table-{table_id}")
@@ -180,8 +176,6 @@ def test_a_spectator_of_a_delayed_competition_table_sees_play_two_tricks_late(
 
 
 def competition_of(table_id: str) -> str:
-    from leagues.models import CompetitionTable
-
     return str(CompetitionTable.objects.get(table_id=table_id).competition_id)
 
 

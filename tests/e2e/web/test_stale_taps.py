@@ -13,6 +13,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from games.services.table_commands import PlayCard, execute
 from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import (
     ORDER,
@@ -26,8 +27,6 @@ from tests.e2e.web.steps import (
 
 @BOTH_SCREENS
 def test_a_tap_during_the_pause_after_a_trick_is_not_played(page: Any, orm: None) -> None:
-    from games.services.table_commands import PlayCard, execute
-
     page.clock.install()
     username = sign_up(page)
     table_id, others, firsts, winning = four_human_table(username)

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from eventstore.models import Event
+from leagues.services import competitions
 from tests.factories import UserFactory
 
 # The live-play fixtures (committing database, real worker/projector processes) for the
@@ -23,8 +25,6 @@ def fast_password_hashing(settings: Any) -> None:
 
 def event_count() -> int:
     """Every stored event, all streams: the "nothing written" probe."""
-    from eventstore.models import Event
-
     return Event.objects.count()
 
 
@@ -85,7 +85,6 @@ def entrants_of(users: list[Any]) -> list[dict[str, Any]]:
 @pytest.fixture
 def swiss(organiser: Any, players: Callable[[int], list[Any]]) -> Callable[..., str]:
     """A Swiss competition of ``count`` entrants (registered), returning its id."""
-    from leagues.services import competitions
 
     def make(count: int = 4, rounds: int = 3, **spec: Any) -> str:
         state = competitions.create_competition(

@@ -16,6 +16,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from leagues.models import CompetitionTable, OfficialStandings
+from leagues.services import competitions
+from leagues.services.streams import load
+from leagues.services.tables import start_round
 from services.testing.processes import ManagedProcess, log_contains
 from tests.integration.live.conftest import Processes, new_user, wait_until
 
@@ -40,7 +44,6 @@ def projector(processes: Processes) -> ManagedProcess:
 
 def closed(cid: str, number: int, processes: Processes) -> Any:
     """Wait until the competition stream has closed round ``number`` (every result in)."""
-    from leagues.services.streams import load
 
     def round_closed() -> Any:
         state = load(cid)
@@ -55,11 +58,6 @@ def closed(cid: str, number: int, processes: Processes) -> Any:
 def test_a_bot_played_swiss_through_worker_and_projector(
     live_db: None, processes: Processes
 ) -> None:
-    from leagues.models import CompetitionTable, OfficialStandings
-    from leagues.services import competitions
-    from leagues.services.streams import load
-    from leagues.services.tables import start_round
-
     processes.worker(concurrency=2)
     projector(processes)
     organiser = new_user("organiser")

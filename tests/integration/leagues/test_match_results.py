@@ -14,12 +14,16 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
+from leagues.domain import events as ev
+from leagues.models import OfficialStandings, PendingTableResult
+from leagues.services import competitions
+from leagues.services.streams import load
+from services import projector as projector_process
+from services.projector import Projector
 from tests.integration.live.conftest import NoNotices, new_user, wait_until
 
 
 def paired_swiss(entrants: int) -> str:
-    from leagues.services import competitions
-
     organiser = new_user(f"lag{uuid.uuid4().hex[:8]}")
     state = competitions.create_competition(
         organiser, {"name": "Lag Swiss", "stages": [{"kind": "swiss", "rounds": 2}]}
@@ -39,12 +43,6 @@ def paired_swiss(entrants: int) -> str:
 def test_a_burst_of_table_results_reaches_the_standings_in_one_wake_up(
     live_db: Any, monkeypatch: Any
 ) -> None:
-    from leagues.domain import events as ev
-    from leagues.models import OfficialStandings, PendingTableResult
-    from leagues.services.streams import load
-    from services import projector as projector_process
-    from services.projector import Projector
-
     cid = paired_swiss(8)
     boards = load(cid).paired_round(1).pairing.matches  # type: ignore[union-attr]
     assert len(boards) == 4

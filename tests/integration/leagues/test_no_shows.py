@@ -13,12 +13,14 @@ import pytest
 from django.test import Client
 
 from eventstore.reading import read_stream
+from eventstore.subscriptions import catch_up
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState
 from games.models import Table
 from leagues.core.errors import LeagueError
 from leagues.domain import events as ev
-from leagues.models import Competition
+from leagues.models import Competition, OfficialStandings
+from leagues.projections import official_standings
 from leagues.services import competitions
 from leagues.services.presence import arrive, resolve_no_shows
 from leagues.services.schedule import run_due
@@ -192,10 +194,6 @@ def test_the_table_result_of_a_bot_substitute_is_flagged(scheduled: Any) -> None
 def test_a_no_show_without_bots_is_a_forfeit_and_the_standings_count_it(
     scheduled: Any, absent_seats: list[str], forfeited_by: str, winner: str | None
 ) -> None:
-    from eventstore.subscriptions import catch_up
-    from leagues.models import OfficialStandings
-    from leagues.projections import official_standings
-
     cid = scheduled()
     run_due(START)
     # Without bots for no-shows the tables have no turn timer: nobody is replaced.

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from leagues.domain import events as ev
+from leagues.services import competitions
+from leagues.services.streams import load
 from tests.integration.live.conftest import Processes, new_user, wait_until
 
 from .test_end_to_end import closed, projector
@@ -19,10 +22,6 @@ from .test_end_to_end import closed, projector
 def test_a_scheduled_round_opens_and_bots_play_for_its_no_shows(
     live_db: None, processes: Processes
 ) -> None:
-    from leagues.domain import events as ev
-    from leagues.services import competitions
-    from leagues.services.streams import load
-
     # The sweep every second, so the test waits about as long as a real job would.
     processes.env = {**processes.env, "SPADES_ROUND_SCHEDULE_INTERVAL": "1"}
     processes.worker(concurrency=2)

@@ -10,22 +10,23 @@ from typing import Any
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from eventstore.subscriptions import catch_up
+from leagues.projections import official_standings
+from leagues.services import competitions
+from leagues.services.streams import load
+from services.asgi import application
 from tests.integration.live.conftest import new_user
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 
 
 def communicator(competition_id: str) -> WebsocketCommunicator:
-    from services.asgi import application
-
     return WebsocketCommunicator(
         application, f"/ws/competitions/{competition_id}/", headers=[ORIGIN]
     )
 
 
 def new_swiss(organiser: Any) -> str:
-    from leagues.services import competitions
-
     state = competitions.create_competition(
         organiser, {"name": "Pushed Swiss", "stages": [{"kind": "swiss", "rounds": 2}]}
     )
@@ -41,9 +42,6 @@ def new_swiss(organiser: Any) -> str:
 
 def record_round_one(organiser: Any, cid: str) -> int:
     """Pair round 1, North-South wins every board; the stream's version after."""
-    from leagues.services import competitions
-    from leagues.services.streams import load
-
     competitions.pair_next_round(organiser, cid)
     for pairing in load(cid).paired_round(1).pairing.matches:  # type: ignore[union-attr]
         competitions.record_result(
@@ -58,9 +56,6 @@ def record_round_one(organiser: Any, cid: str) -> int:
 
 
 def test_anonymous_subscribers_get_the_standings_then_every_change(live_db: Any) -> None:
-    from eventstore.subscriptions import catch_up
-    from leagues.projections import official_standings
-
     organiser = new_user("ws-organiser")
     cid = new_swiss(organiser)
     catch_up(official_standings)

@@ -13,6 +13,7 @@ from eventstore.recorder import append
 from eventstore.records import NewEvent, StoredEvent
 from eventstore.signals import events_committed
 from eventstore.subscriptions import Projection, register_projection, unregister_projection
+from games.live.fanout import on_events_committed
 from services import projector as projector_process
 from services.projector import Projector, heartbeat_age, heartbeat_path
 from tests.integration.live.conftest import NoNotices, wait_until
@@ -86,8 +87,6 @@ def test_what_a_projection_appends_is_caught_up_in_the_same_wake_up(
     """The relay runs last in the round (by name), after the watcher of what it appends.
     No commit notice is published here (the fan-out receiver is detached) and the poll is
     two minutes away: only the projector's own follow-up round can deliver the event."""
-    from games.live.fanout import on_events_committed
-
     suffix = uuid.uuid4().hex[:12]
     source, target = f"test-relay-in-{suffix}", f"test-relay-out-{suffix}"
     watcher = register_projection(StreamWatcher(target, name=f"aa-test-watch-{suffix}"))

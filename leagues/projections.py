@@ -1,7 +1,10 @@
 """Leagues projections: official standings, match results from tables, ratings.
 
 All three follow the global event log (``eventstore.subscriptions``; the projector
-process runs them) and are rebuildable: ``rebuild`` replays the log into the same rows.
+process runs them in a lane of their own, ``lane = "leagues"``, so a table's result does
+not wait behind the score ledger's round) and are rebuildable: ``rebuild`` replays the
+log into the same rows. Each reads only the events it uses (``stream_prefixes``,
+``event_types``: filtered in the batch's SQL).
 
 - ``league_standings``: folds every competition stream and writes its standings
   document (:class:`~leagues.models.OfficialStandings`); after the batch commits it
@@ -10,8 +13,8 @@ process runs them) and are rebuildable: ``rebuild`` replays the log into the sam
   over (``DealSeedRevealed``), or a fixed-hands match has played its N hands (the deal
   of hand N+1: games has no fixed-hands option, so the match is scored from the ledger
   at hand N and the table plays on unscored), it keeps the result as a
-  :class:`~leagues.models.PendingTableResult` row in the batch's transaction and, once
-  that commits, appends ``MatchResultRecorded`` to the competition (command id
+  :class:`~leagues.models.PendingTableResult` row in the batch's transaction and, after
+  its catch-up (``after_catch_up``), appends ``MatchResultRecorded`` to the competition (command id
   ``table-result:<table>``: idempotent; a competition's pending results in one fold and
   transaction).  Appending inside the batch's transaction could lose the race to a newer
   transaction for ever; after the commit it just retries.
@@ -111,6 +114,8 @@ def _announce(changed: dict[str, int]) -> None:
 class OfficialStandingsProjection(Projection):
     name = "league_standings"
     compact = True
+    stream_prefixes = (ev.COMPETITION_STREAM_PREFIX,)
+    lane = "leagues"
 
     def __init__(self) -> None:
         self.states = CompetitionStates()
@@ -245,9 +250,20 @@ def _drain_one(pending: PendingTableResult) -> int:
 class MatchResultsProjection(Projection):
     name = "league_match_results"
     compact = True
+    # Of a table's events only these decide a match: the rest (every bid and card) is
+    # left out in the batch's SQL, so the standings' lane reads a few rows a hand.
+    stream_prefixes = (TABLE_STREAM_PREFIX,)
+    event_types = (table_events.DEAL_SEED_REVEALED, table_events.HAND_DEALT)
+    lane = "leagues"
 
     def reset(self) -> None:
         PendingTableResult.objects.all().delete()
+
+    def after_catch_up(self) -> None:
+        # After every catch-up, events or not: rows may be kept by this one's batches,
+        # left by a failed append, or by another (or an earlier) process.
+        if PendingTableResult.objects.exists():
+            drain_pending()
 
     def handle(self, event: Event) -> None:
         self.handle_batch([event])
@@ -263,10 +279,8 @@ class MatchResultsProjection(Projection):
                     candidates.setdefault(table_id, event)
                     if event.type == table_events.DEAL_SEED_REVEALED:
                         candidates[table_id] = event
-        kept = self._finish(candidates) if candidates else 0
-        # Rows may also be left by a failed append, or by another (or an earlier) process.
-        if kept or PendingTableResult.objects.exists():
-            transaction.on_commit(drain_pending)
+        if candidates:
+            self._finish(candidates)
 
     def _finish(self, candidates: dict[str, Event]) -> int:
         """Keep the results of the candidate tables that are finished; how many."""
@@ -309,6 +323,8 @@ class MatchResultsProjection(Projection):
 class RatingsProjection(Projection):
     name = "league_ratings"
     compact = True
+    stream_prefixes = (ev.COMPETITION_STREAM_PREFIX,)
+    lane = "leagues"
 
     def __init__(self) -> None:
         self.states = CompetitionStates()

@@ -93,6 +93,9 @@ class Projection:
     #: The projector loop that runs it (``services.projector``: one thread a lane, each
     #: with its own wake-up), so a slow projection does not queue in front of another.
     lane: str = "main"
+    #: Its place in its lane's round (lower first; then by name): what a lane's appends
+    #: feed and a reader waits for goes before what nobody waits for.
+    order: int = 100
 
     def handle(self, event: StoredEvent) -> None:
         raise NotImplementedError

@@ -80,7 +80,8 @@ class Lane:
         self.appended = False
 
     def projections(self) -> list[Projection]:
-        return [p for p in registered_projections() if p.lane == self.name]
+        chosen = [p for p in registered_projections() if p.lane == self.name]
+        return sorted(chosen, key=lambda p: (p.order, p.name))
 
     def catch_up_all(self) -> int:
         """One round: catch every projection of the lane up; returns events processed."""

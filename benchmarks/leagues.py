@@ -35,11 +35,13 @@ worker and projector processes (``--skip-platform`` leaves it out):
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import math
 import os
 import platform
 import random
+import re
 import sys
 import threading
 import time
@@ -169,7 +171,8 @@ class StandingsWatcher:
     def __init__(self, competition_id: str, poll: float) -> None:
         self.competition_id = competition_id
         self.poll = poll
-        self.seen: list[tuple[float, int]] = []
+        # (first seen, version, the row's updated_at: when the projection wrote it).
+        self.seen: list[tuple[float, int, float]] = []
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self.run, daemon=True)
 
@@ -181,23 +184,95 @@ class StandingsWatcher:
         last = -1
         try:
             while not self.stopping.is_set():
-                version = (
+                row = (
                     OfficialStandings.objects.filter(competition_id=self.competition_id)
-                    .values_list("version", flat=True)
+                    .values_list("version", "updated_at")
                     .first()
                 )
-                if version is not None and version > last:
-                    self.seen.append((time.time(), version))
-                    last = version
+                if row is not None and row[0] > last:
+                    self.seen.append((time.time(), row[0], row[1].timestamp()))
+                    last = row[0]
                 self.stopping.wait(self.poll)
         finally:
             connection.close()
 
     def first_seen(self, version: int) -> float | None:
-        for seen_at, seen in self.seen:
+        for seen_at, seen, _written in self.seen:
             if seen >= version:
                 return seen_at
         return None
+
+    def first_written(self, version: int) -> float | None:
+        for _seen_at, seen, written in self.seen:
+            if seen >= version:
+                return written
+        return None
+
+
+ROUND_LINE = re.compile(r"lane (\S+) round (\d+) start=([\d.]+) (.*)$")
+
+
+def projector_rounds(text: str) -> list[float]:
+    """The start times of the rounds of the projector's lane that appends the results
+    (the one running ``league_match_results``), from its ``--trace`` (DEBUG) log."""
+    return [
+        float(m.group(3))
+        for m in map(ROUND_LINE.search, text.splitlines())
+        if m and "league_match_results=" in m.group(4)
+    ]
+
+
+def projector_stats(text: str) -> dict[str, Any]:
+    """Per projection, from the DEBUG log: rounds in which it handled events, and the
+    p50 / p99 / max wall time of its catch-up in those rounds (ms); ``rounds`` counts
+    every lane's."""
+    spent: dict[str, list[float]] = {}
+    rounds = 0
+    for match in map(ROUND_LINE.search, text.splitlines()):
+        if not match:
+            continue
+        rounds += 1
+        for part in match.group(4).split():
+            name, _, figure = part.partition("=")
+            ms, _, events = figure.partition("ms/")
+            if int(events):
+                spent.setdefault(name, []).append(float(ms))
+    return {
+        "rounds": rounds,
+        **{
+            name: {
+                "busy_rounds": len(values),
+                "p50": percentile(values, 0.5),
+                "p99": percentile(values, 0.99),
+                "max": round(max(values), 1),
+            }
+            for name, values in sorted(spent.items())
+        },
+    }
+
+
+def split_lag(
+    trace: dict[str, list[float]],
+    rounds_started: list[float],
+    last_event_at: float,
+    result_at: float,
+    written_at: float | None,
+    seen_at: float,
+) -> None:
+    """One match's lag in four legs: ``wait``, its table's last event to the start of the
+    projector round that appended its result (the wake-up, the round in progress, the
+    safe-read bound); ``in_round``, that round's start to the result's transaction start;
+    ``written``, the result to the standings row's write (``updated_at``); ``seen``, the
+    write to the benchmark's poll seeing it committed."""
+    index = bisect.bisect_right(rounds_started, result_at) - 1
+    if index < 0:
+        return
+    start = rounds_started[index]
+    trace["wait"].append((start - last_event_at) * 1000)
+    trace["in_round"].append((result_at - start) * 1000)
+    if written_at is not None:
+        trace["written"].append((written_at - result_at) * 1000)
+        trace["seen"].append((seen_at - written_at) * 1000)
 
 
 def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
@@ -241,7 +316,7 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
             "projector",
             "services.projector",
             [],
-            {**env, "LOG_LEVEL": "INFO"},
+            {**env, "LOG_LEVEL": "DEBUG" if args.trace else "INFO"},
             run_dir,
             log_contains("projector started"),
         )
@@ -299,6 +374,12 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
                 process.terminate()
         for process in processes:
             process.stop()
+    projector_log = processes[-1].log_text()
+    for line in projector_log.splitlines():
+        if "projector stopped" in line:
+            log(line)
+    rounds_started = projector_rounds(projector_log) if args.trace else []
+    trace: dict[str, list[float]] = {"wait": [], "in_round": [], "written": [], "seen": []}
     lags, to_result, after_result = [], [], []
     state = load(cid)
     with connection.cursor() as cursor:
@@ -325,6 +406,15 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
                     # recorded_at is its transaction's start: the split is approximate.
                     to_result.append((float(row[0]) - float(last_event_at)) * 1000)
                     after_result.append((seen_at - float(row[0])) * 1000)
+                    if rounds_started:
+                        split_lag(
+                            trace,
+                            rounds_started,
+                            float(last_event_at),
+                            float(row[0]),
+                            watcher.first_written(result.sequence),
+                            seen_at,
+                        )
     tables = sum(r["tables"] for r in rounds)
     return {
         "competition_id": cid,
@@ -340,6 +430,17 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
             "p50": percentile(after_result, 0.5),
             "p99": percentile(after_result, 0.99),
         },
+        **(
+            {
+                "lag_trace_ms": {
+                    leg: {"p50": percentile(values, 0.5), "p99": percentile(values, 0.99)}
+                    for leg, values in trace.items()
+                },
+                "projector": projector_stats(projector_log),
+            }
+            if args.trace
+            else {}
+        ),
         "platform_swiss": {
             "entrants": args.entrants,
             "rounds": rounds,
@@ -400,7 +501,8 @@ def platform_figures(args: argparse.Namespace) -> dict[str, Any]:
     with scratch_database(args.db_name, args.keep_db) as (owner_url, app_url):
         setup_django(owner_url, app_url)
         figures = bot_swiss(args)
-        figures.update(whatif_and_rebuild(figures["competition_id"]))
+        if not args.lag_only:
+            figures.update(whatif_and_rebuild(figures["competition_id"]))
         from django.db import connections
 
         connections.close_all()
@@ -408,6 +510,8 @@ def platform_figures(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    if args.lag_only:
+        return {"targets": {"standings_lag_ms_p99": 1000}, **platform_figures(args)}
     pair_wall, pair_cpu = pair_ms(args.sizes, args.history_rounds, args.repeat)
     standings_wall, standings_cpu = standings_ms(args.results, args.repeat)
     figures: dict[str, Any] = {
@@ -450,9 +554,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--concurrency", type=int, default=2, help="per worker (2)")
     parser.add_argument("--round-timeout", type=float, default=900, help="seconds a round")
     parser.add_argument("--skip-platform", action="store_true", help="the pure half only")
+    parser.add_argument(
+        "--lag-only",
+        action="store_true",
+        help="only the bot-played Swiss (tables per minute, standings lag): no pure half, "
+        "no what-if or rebuild",
+    )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="run the projector at DEBUG and split the lag by its rounds (lag_trace_ms)",
+    )
     parser.add_argument("--db-name", default=os.environ.get("SPADES_BENCH_DB_NAME", "spades_bench"))
     parser.add_argument("--keep-db", action="store_true", help="keep the scratch database")
     args = parser.parse_args(argv)
+    if args.lag_only and args.skip_platform:
+        parser.error("--lag-only and --skip-platform leave nothing to run")
     if not 2 <= args.entrants <= 1024:
         parser.error("--entrants runs from 2 to 1024")
     if not 1 <= args.rounds <= 20:

@@ -75,12 +75,27 @@ class Projection:
     other stream goes on. So ``handle_batch`` may see events again whose writes were
     rolled back, or one stream's events alone: state kept in memory between calls must
     be checked against the event versions.
+
+    ``stream_prefixes`` and ``event_types`` narrow what is delivered, in the batch's SQL
+    (empty: everything). A projection that reads a few event types of a busy log then
+    reads only those, and its checkpoint still moves past the rest (to the safe bound),
+    so a quiet projection never rescans what it skipped.
     """
 
     name: str = ""
     #: True: ``handle``/``handle_batch`` receive :class:`CompactEvent` values (stream id,
     #: version, position, type, schema version, data) instead of full StoredEvents.
     compact: bool = False
+    #: Only events of streams whose id starts with one of these (empty: every stream).
+    stream_prefixes: tuple[str, ...] = ()
+    #: Only events of these types (empty: every type).
+    event_types: tuple[str, ...] = ()
+    #: The projector loop that runs it (``services.projector``: one thread a lane, each
+    #: with its own wake-up), so a slow projection does not queue in front of another.
+    lane: str = "main"
+    #: Its place in its lane's round (lower first; then by name): what a lane's appends
+    #: feed and a reader waits for goes before what nobody waits for.
+    order: int = 100
 
     def handle(self, event: StoredEvent) -> None:
         raise NotImplementedError
@@ -92,6 +107,17 @@ class Projection:
 
     def reset(self) -> None:
         raise NotImplementedError
+
+    def after_catch_up(self) -> None:
+        """Called at the end of every :func:`catch_up` (events handled or not), outside
+        its transactions: for work a projection keeps outside the log and finishes after
+        its batches commit (the match results' pending appends)."""
+
+    def wants(self, stream_id: str, event_type: str) -> bool:
+        """Whether an event of this stream and type is delivered to it (the filters)."""
+        return (not self.stream_prefixes or stream_id.startswith(self.stream_prefixes)) and (
+            not self.event_types or event_type in self.event_types
+        )
 
 
 _registry: dict[str, Projection] = {}
@@ -178,15 +204,35 @@ BATCH_SQL = """
 SELECT {columns}, tx_id::text::bigint
   FROM eventstore_event
  WHERE tx_id < %s::text::xid8
-   AND (tx_id, position) > (%s::text::xid8, %s)
+   AND (tx_id, position) > (%s::text::xid8, %s){filters}
  ORDER BY tx_id, position
  LIMIT %s
 """
 
-FULL_BATCH_SQL = BATCH_SQL.format(columns=EVENT_COLUMNS)
-COMPACT_BATCH_SQL = BATCH_SQL.format(
-    columns="stream_id, version, position, type, schema_version, data"
-)
+COMPACT_COLUMNS = "stream_id, version, position, type, schema_version, data"
+FULL_BATCH_SQL = BATCH_SQL.format(columns=EVENT_COLUMNS, filters="")
+COMPACT_BATCH_SQL = BATCH_SQL.format(columns=COMPACT_COLUMNS, filters="")
+
+
+def _like_prefix(prefix: str) -> str:
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _batch_query(projection: Projection, params: list[Any]) -> tuple[str, list[Any]]:
+    """The batch's SQL and parameters, with the projection's filters (if any)."""
+    columns = COMPACT_COLUMNS if projection.compact else EVENT_COLUMNS
+    if not projection.stream_prefixes and not projection.event_types:
+        return (COMPACT_BATCH_SQL if projection.compact else FULL_BATCH_SQL), params
+    filters, extra = "", []
+    if projection.stream_prefixes:
+        filters += "\n   AND stream_id LIKE ANY(%s)"
+        extra.append([_like_prefix(prefix) for prefix in projection.stream_prefixes])
+    if projection.event_types:
+        filters += "\n   AND type = ANY(%s)"
+        extra.append(list(projection.event_types))
+    sql = BATCH_SQL.format(columns=columns, filters=filters)
+    return sql, [*params[:3], *extra, params[3]]
+
 
 SAVE_SQL = """
 UPDATE eventstore_checkpoint SET last_tx_id = %s, last_position = %s, updated_at = now()
@@ -227,17 +273,26 @@ def _apply_batch(projection: Projection, batch_size: int, *, stream_by_stream: b
         if (last_tx, last_position) >= (bound, 0):
             return 0
         params = [str(bound), str(last_tx), last_position, batch_size]
+        filtered = bool(projection.stream_prefixes or projection.event_types)
+        cursor.execute(*_batch_query(projection, params))
+        rows = cursor.fetchall()
+        if filtered and len(rows) < batch_size:
+            # Every event of a transaction below the bound that passes the filters is in
+            # rows: the checkpoint can move to the bound itself (what the filters left out
+            # is never read again; the bound's own transaction, still running, has
+            # positions above 0).
+            checkpoint = (bound, 0)
+        elif rows:
+            # Both row shapes have the position third and end with the transaction id.
+            checkpoint = (rows[-1][-1], rows[-1][2])
+        else:
+            return 0
+        if not rows:
+            cursor.execute(SAVE_SQL, [*checkpoint, projection.name])
+            return 0
         if projection.compact:
-            cursor.execute(COMPACT_BATCH_SQL, params)
-            rows = cursor.fetchall()
-            if not rows:
-                return 0
             events: Sequence[Any] = compact_events(rows)
         else:
-            cursor.execute(FULL_BATCH_SQL, params)
-            rows = cursor.fetchall()
-            if not rows:
-                return 0
             events = stored_events([row[:-1] for row in rows])
         broken = _broken_streams(projection.name)
         if broken:
@@ -247,8 +302,7 @@ def _apply_batch(projection: Projection, batch_size: int, *, stream_by_stream: b
                 _apply_stream_by_stream(projection, events)
             else:
                 projection.handle_batch(events)
-        # Both row shapes have the position third and end with the transaction id.
-        cursor.execute(SAVE_SQL, [rows[-1][-1], rows[-1][2], projection.name])
+        cursor.execute(SAVE_SQL, [*checkpoint, projection.name])
         return len(rows)
 
 
@@ -416,6 +470,7 @@ def catch_up(
             progress(count)
         if count < size:
             break
+    projection.after_catch_up()
     return handled
 
 

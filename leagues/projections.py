@@ -1,7 +1,10 @@
 """Leagues projections: official standings, match results from tables, ratings.
 
 All three follow the global event log (``eventstore.subscriptions``; the projector
-process runs them) and are rebuildable: ``rebuild`` replays the log into the same rows.
+process runs them in a lane of their own, ``lane = "leagues"``, so a table's result does
+not wait behind the score ledger's round) and are rebuildable: ``rebuild`` replays the
+log into the same rows. Each reads only the events it uses (``stream_prefixes``,
+``event_types``: filtered in the batch's SQL).
 
 - ``league_standings``: folds every competition stream and writes its standings
   document (:class:`~leagues.models.OfficialStandings`); after the batch commits it
@@ -10,8 +13,8 @@ process runs them) and are rebuildable: ``rebuild`` replays the log into the sam
   over (``DealSeedRevealed``), or a fixed-hands match has played its N hands (the deal
   of hand N+1: games has no fixed-hands option, so the match is scored from the ledger
   at hand N and the table plays on unscored), it keeps the result as a
-  :class:`~leagues.models.PendingTableResult` row in the batch's transaction and, once
-  that commits, appends ``MatchResultRecorded`` to the competition (command id
+  :class:`~leagues.models.PendingTableResult` row in the batch's transaction and, after
+  its catch-up (``after_catch_up``), appends ``MatchResultRecorded`` to the competition (command id
   ``table-result:<table>``: idempotent; a competition's pending results in one fold and
   transaction).  Appending inside the batch's transaction could lose the race to a newer
   transaction for ever; after the commit it just retries.
@@ -21,12 +24,13 @@ process runs them) and are rebuildable: ``rebuild`` replays the log into the sam
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from eventstore.reading import read_stream
 from eventstore.records import StoredEvent
@@ -108,9 +112,52 @@ def _announce(changed: dict[str, int]) -> None:
             logger.warning("standings push for %s failed", competition_id, exc_info=True)
 
 
+# An upsert that never moves a row back: the standings of version N are written by the
+# projection and, for the match results' appends, in the append's own transaction
+# (store_standings from drain_pending), so a projection batch behind such a write must
+# leave the newer row alone. RETURNING: the rows that changed (only those are pushed).
+STORE_SQL = """
+INSERT INTO leagues_officialstandings (competition_id, version, document, updated_at)
+VALUES {values}
+ON CONFLICT (competition_id) DO UPDATE
+   SET version = EXCLUDED.version, document = EXCLUDED.document,
+       updated_at = EXCLUDED.updated_at
+ WHERE leagues_officialstandings.version < EXCLUDED.version
+RETURNING competition_id::text, version
+"""
+
+
+# clock_timestamp(): when it was written (now() is the transaction's start).
+ROW_SQL = "(%s, %s, %s::jsonb, clock_timestamp())"
+
+
+def store_standings(states: Iterable[CompetitionState]) -> dict[str, int]:
+    """Write the standings document of each folded competition, unless its row already
+    holds that version or a later one; after the commit, push the ones written to their
+    groups. Runs in the caller's transaction; returns ``{competition_id: version}``
+    written."""
+    rows = [(s.competition_id, s.version, standings_document(s)) for s in states if s.exists]
+    if not rows:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            STORE_SQL.format(values=", ".join([ROW_SQL] * len(rows))),
+            [value for cid, version, doc in rows for value in (cid, version, json.dumps(doc))],
+        )
+        changed = {str(cid): int(version) for cid, version in cursor.fetchall()}
+    if changed:
+        transaction.on_commit(lambda: _announce(changed))
+    return changed
+
+
 class OfficialStandingsProjection(Projection):
     name = "league_standings"
     compact = True
+    stream_prefixes = (ev.COMPETITION_STREAM_PREFIX,)
+    lane = "leagues"
+    # Right after the match results in the lane's round: the standings are what a
+    # subscriber waits for, the ratings are not.
+    order = 20
 
     def __init__(self) -> None:
         self.states = CompetitionStates()
@@ -131,27 +178,8 @@ class OfficialStandingsProjection(Projection):
             state = self.states.before(event)
             state.apply(event)
             touched[competition_id] = state
-        rows = [
-            OfficialStandings(
-                competition_id=competition_id,
-                version=state.version,
-                document=standings_document(state),
-            )
-            for competition_id, state in touched.items()
-            if state.exists
-        ]
-        if rows:
-            # One upsert for the batch (update_or_create is a locking read, a savepoint
-            # and a write per competition, and this runs on the standings' lag path).
-            OfficialStandings.objects.bulk_create(
-                rows,
-                update_conflicts=True,
-                unique_fields=["competition_id"],
-                update_fields=["version", "document", "updated_at"],
-            )
-        if touched:
-            changed = {cid: s.version for cid, s in touched.items()}
-            transaction.on_commit(lambda: _announce(changed))
+        # One upsert for the batch (this runs on the standings' lag path).
+        store_standings(touched.values())
 
 
 # ---------------------------------------------------------------- table results
@@ -214,7 +242,14 @@ def drain_pending() -> int:
     done = 0
     for competition_id, rows in by_competition.items():
         try:
-            outcomes = record_table_results(competition_id, [_pending_result(row) for row in rows])
+            outcomes = record_table_results(
+                competition_id,
+                [_pending_result(row) for row in rows],
+                # The standings of the new version in the results' own transaction: a
+                # subscriber has them at the commit, not a projection round later (the
+                # projection, reaching this version, finds the row written and skips it).
+                after_all=lambda state: store_standings([state]),
+            )
         except Exception:
             logger.exception("competition %s: results append failed; one by one", competition_id)
             done += sum(_drain_one(row) for row in rows)
@@ -245,9 +280,21 @@ def _drain_one(pending: PendingTableResult) -> int:
 class MatchResultsProjection(Projection):
     name = "league_match_results"
     compact = True
+    # Of a table's events only these decide a match: the rest (every bid and card) is
+    # left out in the batch's SQL, so the standings' lane reads a few rows a hand.
+    stream_prefixes = (TABLE_STREAM_PREFIX,)
+    event_types = (table_events.DEAL_SEED_REVEALED, table_events.HAND_DEALT)
+    lane = "leagues"
+    order = 10
 
     def reset(self) -> None:
         PendingTableResult.objects.all().delete()
+
+    def after_catch_up(self) -> None:
+        # After every catch-up, events or not: rows may be kept by this one's batches,
+        # left by a failed append, or by another (or an earlier) process.
+        if PendingTableResult.objects.exists():
+            drain_pending()
 
     def handle(self, event: Event) -> None:
         self.handle_batch([event])
@@ -263,10 +310,8 @@ class MatchResultsProjection(Projection):
                     candidates.setdefault(table_id, event)
                     if event.type == table_events.DEAL_SEED_REVEALED:
                         candidates[table_id] = event
-        kept = self._finish(candidates) if candidates else 0
-        # Rows may also be left by a failed append, or by another (or an earlier) process.
-        if kept or PendingTableResult.objects.exists():
-            transaction.on_commit(drain_pending)
+        if candidates:
+            self._finish(candidates)
 
     def _finish(self, candidates: dict[str, Event]) -> int:
         """Keep the results of the candidate tables that are finished; how many."""
@@ -309,6 +354,8 @@ class MatchResultsProjection(Projection):
 class RatingsProjection(Projection):
     name = "league_ratings"
     compact = True
+    stream_prefixes = (ev.COMPETITION_STREAM_PREFIX,)
+    lane = "leagues"
 
     def __init__(self) -> None:
         self.states = CompetitionStates()

@@ -473,11 +473,15 @@ def record_table_result(competition_id: str, result: TableResult) -> Competition
 
 
 def record_table_results(
-    competition_id: str, results: Sequence[TableResult]
+    competition_id: str,
+    results: Sequence[TableResult],
+    *,
+    after_all: Callable[[CompetitionState], object] | None = None,
 ) -> list[list[StoredEvent] | LeagueError]:
     """Several finished tables of one competition in one fold and one transaction
     (:func:`~leagues.services.streams.execute_each`), in the given order: per result its
-    stored events, or the refusal (e.g. the organiser entered that match first)."""
+    stored events, or the refusal (e.g. the organiser entered that match first);
+    ``after_all`` gets the state after the last append, in the same transaction."""
     seeds: dict[int, str | None] = {}
     return execute_each(
         competition_id,
@@ -489,6 +493,7 @@ def record_table_results(
             for result in results
         ],
         after=lambda s, _e: finish_if_complete(s, TABLE_RESULT_ACTOR),
+        after_all=after_all,
     )
 
 

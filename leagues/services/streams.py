@@ -99,11 +99,13 @@ def execute_each(
     commands: Sequence[tuple[str | None, Decide]],
     *,
     after: Callable[[CompetitionState, list[StoredEvent]], None] | None = None,
+    after_all: Callable[[CompetitionState], object] | None = None,
 ) -> list[list[StoredEvent] | LeagueError]:
     """Several commands against one fold, in one transaction: each ``(command_id,
     decide)`` is decided against the state the ones before it left and appended with its
     own command id (a known one appends nothing, as with :func:`execute`); ``after`` runs
-    after each append. A refusal (:class:`LeagueError`) is that command's outcome and
+    after each append, ``after_all`` once after the last (when any appended), both in
+    the transaction. A refusal (:class:`LeagueError`) is that command's outcome and
     writes nothing; the others go on. Another writer getting in first rolls the whole
     batch back and it is decided again from a new fold.
 
@@ -141,6 +143,8 @@ def execute_each(
                         after(state, result.events)
                 if appended:
                     _save_row(cid, state)
+                    if after_all is not None:
+                        after_all(state)
         except WrongExpectedVersion:
             if attempt == RETRIES - 1:
                 raise

@@ -93,3 +93,49 @@ def test_a_burst_of_table_results_reaches_the_standings_in_one_wake_up(
             [ev.competition_stream_id(cid), ev.MATCH_RESULT_RECORDED],
         )
         assert cursor.fetchone() == (1, 4)
+
+
+def test_the_results_append_writes_the_standings_in_its_own_transaction(live_db: Any) -> None:
+    """No projection round: ``drain_pending`` alone leaves the standings at the results'
+    version; the projection, catching up over older versions later, never moves the row
+    back, and rebuilt it holds the same document."""
+    from eventstore.subscriptions import catch_up, rebuild
+    from leagues.models import OfficialStandings, PendingTableResult
+    from leagues.projections import drain_pending, official_standings, store_standings
+    from leagues.services.streams import load
+
+    cid = paired_swiss(4)
+    catch_up(official_standings)
+    before = load(cid)
+    assert OfficialStandings.objects.get(competition_id=cid).version == before.version
+    PendingTableResult.objects.bulk_create(
+        PendingTableResult(
+            table_id=uuid.uuid4(),
+            competition_id=cid,
+            round=1,
+            board=pairing.board,
+            result={
+                "points": {"north_south": 250, "east_west": 120},
+                "winner": "north_south",
+                "hands": 5,
+                "bots": True,
+            },
+            finished_at=timezone.now(),
+        )
+        for pairing in before.paired_round(1).pairing.matches  # type: ignore[union-attr]
+    )
+    assert drain_pending() == 2
+    after = load(cid)
+    assert len(after.results) == 2 and 1 in after.closed
+    row = OfficialStandings.objects.get(competition_id=cid)
+    assert row.version == after.version
+    assert row.document["closed_rounds"] == [1]
+    # An older state (a projection batch behind the append) leaves the row alone.
+    assert store_standings([before]) == {}
+    assert OfficialStandings.objects.get(competition_id=cid).version == after.version
+    catch_up(official_standings)
+    caught_up = OfficialStandings.objects.get(competition_id=cid)
+    assert (caught_up.version, caught_up.document) == (row.version, row.document)
+    rebuild(official_standings)
+    rebuilt = OfficialStandings.objects.get(competition_id=cid)
+    assert (rebuilt.version, rebuilt.document) == (row.version, row.document)

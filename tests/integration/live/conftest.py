@@ -199,9 +199,9 @@ class NoNotices:
     went on without a wake-up replaces them, and the projector can only go on by itself
     or at its poll."""
 
-    def wait(self, timeout: float) -> bool:
+    def wait(self, timeout: float) -> list[dict[str, Any]]:
         time.sleep(timeout)
-        return False
+        return []
 
     def close(self) -> None:
         pass

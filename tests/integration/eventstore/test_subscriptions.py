@@ -262,12 +262,18 @@ def test_the_bound_never_goes_back_while_other_databases_transactions_end(
     for thread in threads:
         thread.start()
     went_back: list[tuple[int, int]] = []
+    calls = highest = 0
     try:
-        highest = 0
-        for _ in range(1500):
+        # At least 1,500 bounds, taken while at least 500 of those transactions ended (a
+        # bound is quick: on a busy machine the threads may be slow to get going).
+        deadline = time.monotonic() + 120
+        while calls < 1500 or sum(ended.values()) < 500:
+            assert time.monotonic() < deadline, f"{sum(ended.values())} ended in time"
+            assert all(thread.is_alive() for thread in threads), "a session failed"
             (bound,) = app_role_connection.execute(
                 "SELECT eventstore_safe_tx_bound()::text::bigint"
             ).fetchone()
+            calls += 1
             if bound < highest:
                 went_back.append((highest, bound))
             highest = max(highest, bound)
@@ -277,5 +283,4 @@ def test_the_bound_never_goes_back_while_other_databases_transactions_end(
             thread.join(10)
         for session in sessions:
             session.close()
-    assert sum(ended.values()) >= 100, "the other database's transactions did not run"
-    assert not went_back, f"{len(went_back)} of 1500 bounds went back, e.g. {went_back[:3]}"
+    assert not went_back, f"{len(went_back)} of {calls} bounds went back, e.g. {went_back[:3]}"

@@ -6,8 +6,8 @@ its snapshot when it starts). Another database's transaction that was in the sna
 ended before ``pg_stat_activity`` was read could not be placed, so it counted as ours and
 the bound dropped below one returned a moment earlier. Subscriptions only waited a little,
 but a signed checkpoint published at the earlier bound then looked "ahead of this store"
-(``verify_events --against``, ``publish_checkpoint``): a test failed that way once, while
-other test runs used other databases of the cluster.
+(``verify_events --against``, ``publish_checkpoint``), the likely cause of the signed
+checkpoints test's one failure while other test runs used other databases of the cluster.
 
 Listed first, a transaction of another database is either in the list, or got its id after
 the list was read, so it is newer than any bound returned before; counting it as ours then

@@ -18,7 +18,7 @@ from games.api.idempotency import command_id_from
 from games.api.serializers import CommandResultSerializer, CreateTableSerializer
 from games.api.views import COMMAND_ERRORS
 from games.engine.seats import SEAT_NAMES
-from games.services.seated_table import open_friends_table, start_quick_game
+from games.services.seated_table import SeatedTable, open_friends_table, start_quick_game
 from services.api.schema import IDEMPOTENCY_KEY
 
 
@@ -37,16 +37,13 @@ class _SeatedTableView(DomainErrorsMixin, APIView):
     def post(self, request: Request) -> Response:
         serializer = QuickGameSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data: dict[str, Any] = serializer.validated_data
         result = type(self).use_case(
-            actor=request.user,
-            seat=data["seat"],
-            rules=data.get("rules"),
-            preset=data.get("preset"),
-            seats=data.get("seats", {}),
-            turn_timer_seconds=data.get("turn_timer_seconds"),
-            spectator_delay_tricks=data.get("spectator_delay_tricks", 0),
-            command_id=command_id_from(request),
+            SeatedTable(
+                actor=request.user,
+                seat=serializer.validated_data["seat"],
+                command_id=command_id_from(request),
+                **serializer.table_options(),
+            )
         )
         return Response(
             presenters.command_result(result, request.user), status=status.HTTP_201_CREATED

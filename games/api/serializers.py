@@ -78,6 +78,17 @@ class CreateTableSerializer(StrictSerializer):
             )
         return attrs
 
+    def table_options(self) -> dict[str, Any]:
+        """The validated table as ``create_table`` (and the lobby's use cases) take it."""
+        data = self.validated_data
+        return {
+            "rules": data.get("rules"),
+            "preset": data.get("preset"),
+            "seats": data.get("seats", {}),
+            "turn_timer_seconds": data.get("turn_timer_seconds"),
+            "spectator_delay_tricks": data.get("spectator_delay_tricks", 0),
+        }
+
 
 class CommandSerializer(StrictSerializer):
     """What every command accepts: the version the client acted on (optional)."""

@@ -87,15 +87,10 @@ class TableListView(DomainErrorsMixin, APIView):
     def post(self, request: Request) -> Response:
         serializer = CreateTableSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
         result = table_commands.create_table(
             actor=request.user,
-            rules=data.get("rules"),
-            preset=data.get("preset"),
-            seats=data.get("seats", {}),
-            turn_timer_seconds=data.get("turn_timer_seconds"),
-            spectator_delay_tricks=data.get("spectator_delay_tricks", 0),
             command_id=command_id_from(request),
+            **serializer.table_options(),
         )
         return Response(
             presenters.command_result(result, viewer_of(request)), status=status.HTTP_201_CREATED

@@ -12,6 +12,8 @@ derived from it, so a retried request answers with the table the first one made.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -22,96 +24,73 @@ from .errors import CommandRejected
 from .table_commands import StartGame, TakeSeat, create_table, execute
 
 
-def _bot_seats(seats: dict[Any, Any]) -> list[Any]:
+@dataclass(frozen=True)
+class SeatedTable:
+    """What both use cases are asked for: the creator, the seat they take, and the table
+    as ``create_table`` takes it (``seats`` describes only the other seats)."""
+
+    actor: Actor
+    seat: object
+    rules: str | dict[str, Any] | None = None
+    preset: str | None = None
+    seats: Mapping[Any, Any] = field(default_factory=dict)
+    turn_timer_seconds: int | None = None
+    spectator_delay_tricks: int = 0
+    command_id: str | None = None
+
+
+def _bot_seats(seats: Mapping[Any, Any]) -> list[Any]:
     return [name for name, spec in seats.items() if (spec or {}).get("kind", "human") == "bot"]
 
 
-def _steps(command_id: str | None) -> Any:
-    def step(name: str) -> str | None:
-        return None if command_id is None else f"{command_id}:{name}"
-
-    return step
+def _step(request: SeatedTable, name: str) -> str | None:
+    return None if request.command_id is None else f"{request.command_id}:{name}"
 
 
-def _create_and_sit(
-    actor: Actor, seat: object, others: dict[Any, Any], step: Any, **table: Any
-) -> CommandResult:
-    created = create_table(actor=actor, seats=others, command_id=step("create"), **table)
-    return take_seat(created.table_id, seat, actor, step("seat"))
+def _create_and_sit(request: SeatedTable) -> CommandResult:
+    created = create_table(
+        actor=request.actor,
+        rules=request.rules,
+        preset=request.preset,
+        seats=dict(request.seats),
+        turn_timer_seconds=request.turn_timer_seconds,
+        spectator_delay_tricks=request.spectator_delay_tricks,
+        command_id=_step(request, "create"),
+    )
+    return take_seat(created.table_id, request.seat, request.actor, _step(request, "seat"))
 
 
-def start_quick_game(
-    *,
-    actor: Actor,
-    seat: object,
-    rules: str | dict[str, Any] | None = None,
-    preset: str | None = None,
-    seats: dict[Any, Any] | None = None,
-    turn_timer_seconds: int | None = None,
-    spectator_delay_tricks: int = 0,
-    command_id: str | None = None,
-) -> CommandResult:
+def start_quick_game(request: SeatedTable) -> CommandResult:
     """Create a table whose other seats are bots, sit the actor at ``seat``, start it.
 
     ``seats`` describes the other seats (as for ``create_table``); every one of them must be
     a bot, since nobody else is there to sit down before the game starts.
     """
-    others = dict(seats or {})
-    if seat in others:
+    if request.seat in request.seats:
         raise CommandRejected("bad_seats", "Your own seat cannot also be given to a bot.")
-    if len(_bot_seats(others)) != 3 or len(others) != 3:
+    if len(_bot_seats(request.seats)) != 3 or len(request.seats) != 3:
         raise CommandRejected(
             "bad_seats", "A quick game needs the three other seats to be computer players."
         )
-    step = _steps(command_id)
     with transaction.atomic():
-        seated = _create_and_sit(
-            actor,
-            seat,
-            others,
-            step,
-            rules=rules,
-            preset=preset,
-            turn_timer_seconds=turn_timer_seconds,
-            spectator_delay_tricks=spectator_delay_tricks,
-        )
-        return start_game(seated.table_id, actor, step("start"))
+        seated = _create_and_sit(request)
+        return start_game(seated.table_id, request.actor, _step(request, "start"))
 
 
-def open_friends_table(
-    *,
-    actor: Actor,
-    seat: object,
-    rules: str | dict[str, Any] | None = None,
-    preset: str | None = None,
-    seats: dict[Any, Any] | None = None,
-    turn_timer_seconds: int | None = None,
-    spectator_delay_tricks: int = 0,
-    command_id: str | None = None,
-) -> CommandResult:
+def open_friends_table(request: SeatedTable) -> CommandResult:
     """Create a table in the lobby and sit the actor at ``seat``.
 
     ``seats`` describes the other seats (as for ``create_table``: missing ones are human);
     at least one of them must be left for a person, or it is a quick game.
     """
-    others = dict(seats or {})
-    if seat in others:
+    if request.seat in request.seats:
         raise CommandRejected("bad_seats", "Your own seat is yours: describe only the others.")
-    if len(_bot_seats(others)) >= 3:
+    if len(_bot_seats(request.seats)) >= 3:
         raise CommandRejected(
             "bad_seats", "Leave at least one seat for a friend, or start a quick game."
         )
     with transaction.atomic():
-        return _create_and_sit(
-            actor,
-            seat,
-            others,
-            _steps(command_id),
-            rules=rules,
-            preset=preset,
-            turn_timer_seconds=turn_timer_seconds,
-            spectator_delay_tricks=spectator_delay_tricks,
-        )
+        return _create_and_sit(request)
 
 
 def take_seat(

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import json
+import shutil
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from django.core.management.base import CommandParser, OutputWrapper
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -16,6 +20,30 @@ from scoring.core.hand_score import TeamHandScore
 from scoring.core.ledger import HandResult, Ledger
 
 FILE_WIDTH = 140
+
+
+def add_format_argument(parser: CommandParser) -> None:
+    parser.add_argument(
+        "--format",
+        choices=("table", "json"),
+        default="table",
+        help="a table for people (default) or the JSON of docs/formats.md",
+    )
+
+
+def write_result(
+    stdout: OutputWrapper,
+    output_format: str,
+    document: Callable[[], Mapping[str, Any]],
+    table: Callable[[int | None], str],
+) -> None:
+    """The command's result as ``--format`` asks: the JSON ``document()``, or ``table(width)``
+    at the terminal's width (``None`` for a file or a pipe)."""
+    if output_format == "json":
+        stdout.write(json.dumps(document(), indent=2))
+    else:
+        width = shutil.get_terminal_size().columns if stdout.isatty() else None
+        stdout.write(table(width), ending="")
 
 
 @dataclass(frozen=True, slots=True)

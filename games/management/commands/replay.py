@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import shutil
 import sys
 from typing import Any
 
@@ -14,7 +12,13 @@ from games.engine.record import RecordError
 from games.engine.seats import SEAT_NAMES
 from scoring.core.replay import Replay, replay_document
 from scoring.management.json_input import parse_json_text, read_json_document
-from scoring.management.score_table import TableHand, render_score_table, rules_title
+from scoring.management.score_table import (
+    TableHand,
+    add_format_argument,
+    render_score_table,
+    rules_title,
+    write_result,
+)
 
 
 class Command(BaseCommand):
@@ -35,12 +39,7 @@ class Command(BaseCommand):
             help="re-score under a preset name (standard, easy, bicycle) or a JSON object such "
             'as \'{"preset": "standard", "bag_penalty": false}\'',
         )
-        parser.add_argument(
-            "--format",
-            choices=("table", "json"),
-            default="table",
-            help="a table for people (default) or the JSON of docs/formats.md",
-        )
+        add_format_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         document = read_json_document(options["source"], options.get("stdin") or sys.stdin)
@@ -49,13 +48,9 @@ class Command(BaseCommand):
             replay = replay_document(document, rules_spec)
         except RecordError as error:
             raise CommandError(error.message) from None
-        if options["format"] == "json":
-            self.stdout.write(json.dumps(replay.as_dict(), indent=2))
-        else:
-            self.stdout.write(_table(replay, self._width()), ending="")
-
-    def _width(self) -> int | None:
-        return shutil.get_terminal_size().columns if self.stdout.isatty() else None
+        write_result(
+            self.stdout, options["format"], replay.as_dict, lambda width: _table(replay, width)
+        )
 
 
 def _rules_spec(text: str | None) -> object:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import shutil
 import sys
 from typing import Any
 
@@ -11,7 +9,13 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.core.scoresheet import ScoredScoresheet, ScoresheetError, score_scoresheet
 from scoring.management.json_input import read_json_document
-from scoring.management.score_table import TableHand, render_score_table, rules_title
+from scoring.management.score_table import (
+    TableHand,
+    add_format_argument,
+    render_score_table,
+    rules_title,
+    write_result,
+)
 
 
 class Command(BaseCommand):
@@ -26,12 +30,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("source", metavar="FILE", help="scoresheet JSON file, or - for stdin")
-        parser.add_argument(
-            "--format",
-            choices=("table", "json"),
-            default="table",
-            help="a table for people (default) or the JSON of docs/formats.md",
-        )
+        add_format_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         document = read_json_document(options["source"], options.get("stdin") or sys.stdin)
@@ -39,13 +38,9 @@ class Command(BaseCommand):
             scored = score_scoresheet(document)
         except ScoresheetError as error:
             raise CommandError(error.message) from None
-        if options["format"] == "json":
-            self.stdout.write(json.dumps(scored.as_dict(), indent=2))
-        else:
-            self.stdout.write(_table(scored, self._width()), ending="")
-
-    def _width(self) -> int | None:
-        return shutil.get_terminal_size().columns if self.stdout.isatty() else None
+        write_result(
+            self.stdout, options["format"], scored.as_dict, lambda width: _table(scored, width)
+        )
 
 
 def _table(scored: ScoredScoresheet, width: int | None) -> str:

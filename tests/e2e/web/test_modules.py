@@ -23,6 +23,59 @@ LIVE_GAPS = """async () => {
   return { shown, sent, version: live.version };
 }"""
 
+RECONNECT = """async () => {
+  const { ReconnectLoop, backoffDelay } = await import("/static/web/js/reconnect.js");
+  const sockets = [];
+  class FakeSocket {
+    constructor() { this.listeners = {}; sockets.push(this); }
+    addEventListener(kind, f) { (this.listeners[kind] ||= []).push(f); }
+    emit(kind, event) { for (const f of this.listeners[kind] || []) f(event); }
+    close(code) { this.closedWith = code; }
+  }
+  const until = (test) => new Promise((resolve) => {
+    const timer = setInterval(() => { if (test()) { clearInterval(timer); resolve(); } }, 5);
+  });
+  const retries = [];
+  const refused = [];
+  const loop = new ReconnectLoop({
+    open: () => new FakeSocket(),
+    onRetry: (failures) => retries.push(failures),
+    onRefused: (code) => refused.push(code),
+    noRetry: new Set([4404]),
+    maxDelayMs: 4,
+    baseDelayMs: 1,
+  });
+  const first = loop.start();
+  first.emit("close", { code: 1006 });               // a drop: retried
+  await until(() => sockets.length === 2);
+  first.emit("close", { code: 1006 });               // the old socket again: not a drop
+  sockets[1].emit("close", { code: 1006 });          // a second failure in a row
+  await until(() => sockets.length === 3);
+  const beforeReset = retries.slice();
+  loop.reset();                                      // the owner says it works
+  sockets[2].emit("close", { code: 1011 });
+  await until(() => sockets.length === 4);
+  sockets[3].emit("close", { code: 4404 });          // a refusal: the loop ends
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  const afterRefusal = sockets.length;
+  const again = loop.start();                        // started again by its owner
+  loop.stop();                                       // closed by its owner: not a drop
+  again.emit("close", { code: 1000 });
+  const stopped = { closedWith: again.closedWith, current: loop.current };
+  // stop() also cancels a retry that is waiting
+  const waiting = loop.start();
+  loop.reset();
+  waiting.emit("close", { code: 1006 });
+  loop.stop();
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  return {
+    beforeReset, retries, refused, afterRefusal, stopped, sockets: sockets.length,
+    delays: [0, 1, 2, 3, 5].map((n) => backoffDelay(n, 10000)),
+    capped: backoffDelay(9, 15000),
+    base: backoffDelay(2, 100, 3),
+  };
+}"""
+
 CARDS = """async () => {
   const cards = await import("/static/web/js/cards.js");
   return {
@@ -60,6 +113,25 @@ def test_live_connection_asks_again_after_a_gap_and_never_shows_twice(page: Any)
     result = page.evaluate(LIVE_GAPS)
 
     assert result == {"shown": [6, 9], "sent": [{"after": 6}], "version": 9}
+
+
+def test_the_reconnect_loop_backs_off_stops_on_a_refusal_and_ignores_old_sockets(
+    page: Any,
+) -> None:
+    open_site(page)
+
+    result = page.evaluate(RECONNECT)
+
+    # failures in a row count up; the owner's reset starts the count again
+    assert result["beforeReset"] == [1, 2]
+    assert result["retries"] == [1, 2, 1, 1]
+    assert result["refused"] == [4404]
+    assert result["afterRefusal"] == 4  # no socket after the refusal
+    assert result["stopped"] == {"closedWith": 1000, "current": None}
+    assert result["sockets"] == 6  # the retry stop() cancelled never opened a socket
+    assert result["delays"] == [500, 1000, 2000, 4000, 10000]
+    assert result["capped"] == 15000
+    assert result["base"] == 12
 
 
 def test_cards_sorted_by_suit_and_named_in_words(page: Any) -> None:

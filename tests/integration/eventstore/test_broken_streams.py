@@ -48,6 +48,23 @@ def append_interleaved(streams: dict[str, list[NewEvent]]) -> None:
                 cursors[stream_id] = min(start + 7, len(events))
 
 
+def a_first_hand_row(table_id: uuid.UUID) -> None:
+    """A ledger row already there for the table's first hand: the projection's insert then
+    violates the (table, hand) unique constraint, a database error mid-batch."""
+    LedgerHand.objects.create(
+        table_id=table_id,
+        hand_number=1,
+        bids={},
+        tricks={},
+        teams={},
+        total_north_south=0,
+        total_east_west=0,
+        bags_north_south=0,
+        bags_east_west=0,
+        event_version=1,
+    )
+
+
 def ledger_rows(table_id: uuid.UUID) -> int:
     return LedgerHand.objects.filter(table_id=table_id).count()
 
@@ -67,20 +84,7 @@ def test_one_table_the_ledger_cannot_write_is_set_aside_and_the_others_go_on() -
     healthy, conflicting = uuid.uuid4(), uuid.uuid4()
     # A table stream whose id names no table: every event folds, the row cannot be built.
     nameless = f"table-not-a-table-{uuid.uuid4().hex[:8]}"
-    # A ledger row already there for the conflicting table's first hand: the projection's
-    # insert violates the (table, hand) unique constraint, a database error mid-batch.
-    LedgerHand.objects.create(
-        table_id=conflicting,
-        hand_number=1,
-        bids={},
-        tricks={},
-        teams={},
-        total_north_south=0,
-        total_east_west=0,
-        bags_north_south=0,
-        bags_east_west=0,
-        event_version=1,
-    )
+    a_first_hand_row(conflicting)
     append_interleaved(
         {
             f"table-{conflicting}": events,
@@ -126,18 +130,7 @@ def test_the_admin_lists_broken_streams_read_only(admin_client: Any) -> None:
 def test_rebuild_clears_what_it_set_aside_and_applies_it_again() -> None:
     hands, events = a_game(11)
     table_id = uuid.uuid4()
-    LedgerHand.objects.create(
-        table_id=table_id,
-        hand_number=1,
-        bids={},
-        tricks={},
-        teams={},
-        total_north_south=0,
-        total_east_west=0,
-        bags_north_south=0,
-        bags_east_west=0,
-        event_version=1,
-    )
+    a_first_hand_row(table_id)
     with transaction.atomic():
         append(f"table-{table_id}", 0, events)
     caught_up(lambda: any(s == f"table-{table_id}" for s, _, _ in broken_streams("score_ledger")))

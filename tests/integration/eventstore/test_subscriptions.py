@@ -251,17 +251,11 @@ def test_registry_refuses_two_projections_under_one_name(stream_prefix: str) -> 
         subscriptions.get_projection(first.name)
 
 
-def test_a_long_transaction_in_another_database_does_not_stall_projections(
-    stream_prefix: str, app_role_connection: Any
-) -> None:
-    """Transaction ids are cluster-wide, but another database's transaction can never
-    write our events: the bound skips it (checked as the runtime role, which must be
-    able to see other sessions' transaction ids)."""
-    projection = Recorder(f"rec-{stream_prefix}", stream_prefix)
-    catch_up(projection)
+def another_database() -> psycopg.Connection[Any]:
+    """A session as the owner in the cluster's ``postgres`` database (or the test skips)."""
     owner = connection.settings_dict
     try:
-        other = psycopg.connect(
+        return psycopg.connect(
             make_conninfo(
                 "",
                 host=owner["HOST"],
@@ -274,6 +268,17 @@ def test_a_long_transaction_in_another_database_does_not_stall_projections(
         )
     except psycopg.OperationalError as exc:
         pytest.skip(f"cannot open a session in another database: {exc}")
+
+
+def test_a_long_transaction_in_another_database_does_not_stall_projections(
+    stream_prefix: str, app_role_connection: Any
+) -> None:
+    """Transaction ids are cluster-wide, but another database's transaction can never
+    write our events: the bound skips it (checked as the runtime role, which must be
+    able to see other sessions' transaction ids)."""
+    projection = Recorder(f"rec-{stream_prefix}", stream_prefix)
+    catch_up(projection)
+    other = another_database()
     try:
         (foreign_xid,) = other.execute("SELECT pg_current_xact_id()::text::bigint").fetchone()
         with transaction.atomic():
@@ -289,3 +294,51 @@ def test_a_long_transaction_in_another_database_does_not_stall_projections(
     finally:
         other.rollback()
         other.close()
+
+
+def test_the_bound_never_goes_back_while_other_databases_transactions_end(
+    app_role_connection: Any,
+) -> None:
+    """A signed checkpoint published at one bound is checked against a later one, so the
+    bound must never go back, even while transactions of other databases (other test runs
+    on the cluster) start and end all the time. Migration 0002's function did go back: a
+    transaction that ended between its snapshot and its read of ``pg_stat_activity``
+    counted as ours (migration 0005 reads the list first)."""
+    stop = threading.Event()
+    sessions = [another_database() for _ in range(4)]
+    ended = Counter[int]()
+
+    def churn(index: int) -> None:
+        session, pause = sessions[index], random.Random(index)
+        while not stop.is_set():
+            session.execute("SELECT pg_current_xact_id()")  # holds an id until the commit
+            time.sleep(pause.uniform(0.001, 0.02))
+            session.commit()
+            ended[index] += 1
+
+    threads = [threading.Thread(target=churn, args=(i,), daemon=True) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    went_back: list[tuple[int, int]] = []
+    calls = highest = 0
+    try:
+        # At least 1,500 bounds, taken while at least 500 of those transactions ended (a
+        # bound is quick: on a busy machine the threads may be slow to get going).
+        deadline = time.monotonic() + 120
+        while calls < 1500 or sum(ended.values()) < 500:
+            assert time.monotonic() < deadline, f"{sum(ended.values())} ended in time"
+            assert all(thread.is_alive() for thread in threads), "a session failed"
+            (bound,) = app_role_connection.execute(
+                "SELECT eventstore_safe_tx_bound()::text::bigint"
+            ).fetchone()
+            calls += 1
+            if bound < highest:
+                went_back.append((highest, bound))
+            highest = max(highest, bound)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(10)
+        for session in sessions:
+            session.close()
+    assert not went_back, f"{len(went_back)} of {calls} bounds went back, e.g. {went_back[:3]}"

@@ -5,6 +5,8 @@
 // what we have means we missed one: ask for the events after our version. On a drop,
 // reconnect with ?after=VERSION so nothing is lost or repeated.
 
+import { ReconnectLoop } from "./reconnect.js";
+
 const NO_RETRY = new Set([4401, 4404, 4400]);
 
 export class TableLive {
@@ -19,9 +21,14 @@ export class TableLive {
     this.onStatus = onStatus || (() => {});
     this.version = null;
     this.socket = null;
-    this.closed = false;
-    this.retries = 0;
-    this.timer = null;
+    this.loop = new ReconnectLoop({
+      open: () => this.open(),
+      noRetry: NO_RETRY,
+      maxDelayMs: 10000,
+      onRetry: () => this.onStatus("reconnecting", "Connection lost; reconnecting…"),
+      onRefused: () =>
+        this.onStatus("failed", this.lastError || "The server closed the connection."),
+    });
   }
 
   url() {
@@ -33,30 +40,18 @@ export class TableLive {
   }
 
   connect() {
-    this.closed = false;
+    this.loop.start();
+  }
+
+  open() {
     const socket = new WebSocket(this.url());
     this.socket = socket;
     socket.addEventListener("open", () => {
-      this.retries = 0;
+      this.loop.reset();
       this.onStatus("open", "");
     });
     socket.addEventListener("message", (event) => this.receive(event.data));
-    socket.addEventListener("close", (event) => {
-      if (this.socket !== socket || this.closed) return;
-      if (NO_RETRY.has(event.code)) {
-        this.onStatus("failed", this.lastError || "The server closed the connection.");
-        return;
-      }
-      this.scheduleReconnect();
-    });
-  }
-
-  scheduleReconnect() {
-    const delay = Math.min(10000, 500 * 2 ** this.retries);
-    this.retries += 1;
-    this.onStatus("reconnecting", "Connection lost; reconnecting…");
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.connect(), delay);
+    return socket;
   }
 
   receive(raw) {
@@ -89,9 +84,7 @@ export class TableLive {
   }
 
   close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    if (this.socket) this.socket.close(1000);
+    this.loop.stop();
     this.socket = null;
   }
 }

@@ -12,6 +12,8 @@
 // failures in a row) the status is "polling": the page then reads the REST version slowly
 // until the socket is back.
 
+import { ReconnectLoop, backoffDelay } from "../reconnect.js";
+
 export const FALLBACK_AFTER = 2;
 export const FALLBACK_POLL_MS = 30000;
 const MAX_DELAY_MS = 15000;
@@ -20,7 +22,7 @@ const NO_RETRY = new Set([4404, 4400]);
 
 /** Milliseconds before reconnect attempt `failures` (0 for the first after a drop). */
 export function reconnectDelay(failures) {
-  return Math.min(MAX_DELAY_MS, 500 * 2 ** Math.max(0, failures));
+  return backoffDelay(failures, MAX_DELAY_MS);
 }
 
 /**
@@ -47,11 +49,21 @@ export class CompetitionLive {
     this.onStatus = onStatus || (() => {});
     this.openSocket = openSocket || ((url) => new WebSocket(url));
     this.version = null;
-    this.socket = null;
-    this.closed = false;
-    this.failures = 0;
-    this.timer = null;
     this.lastError = "";
+    this.loop = new ReconnectLoop({
+      open: () => this.open(),
+      noRetry: NO_RETRY,
+      maxDelayMs: MAX_DELAY_MS,
+      onRetry: (failures) => {
+        if (failures >= FALLBACK_AFTER) {
+          this.onStatus("polling", "No live connection: the page refreshes every 30 seconds until it is back.");
+        } else {
+          this.onStatus("reconnecting", "Live connection lost; reconnecting…");
+        }
+      },
+      onRefused: () =>
+        this.onStatus("failed", this.lastError || "The server refused the live connection."),
+    });
   }
 
   url() {
@@ -60,34 +72,15 @@ export class CompetitionLive {
   }
 
   connect() {
-    this.closed = false;
-    const socket = this.openSocket(this.url());
-    this.socket = socket;
-    socket.addEventListener("message", (event) => {
-      if (this.socket === socket) this.receive(event.data);
-    });
-    socket.addEventListener("close", (event) => {
-      if (this.socket !== socket || this.closed) return;
-      this.dropped(event.code);
-    });
+    this.loop.start();
   }
 
-  /** The socket closed (or never opened): retry with backoff, or give up on a refusal. */
-  dropped(code) {
-    this.socket = null;
-    if (NO_RETRY.has(code)) {
-      this.onStatus("failed", this.lastError || "The server refused the live connection.");
-      return;
-    }
-    const delay = reconnectDelay(this.failures);
-    this.failures += 1;
-    if (this.failures >= FALLBACK_AFTER) {
-      this.onStatus("polling", "No live connection: the page refreshes every 30 seconds until it is back.");
-    } else {
-      this.onStatus("reconnecting", "Live connection lost; reconnecting…");
-    }
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.connect(), delay);
+  open() {
+    const socket = this.openSocket(this.url());
+    socket.addEventListener("message", (event) => {
+      if (this.loop.current === socket) this.receive(event.data);
+    });
+    return socket;
   }
 
   receive(raw) {
@@ -105,18 +98,14 @@ export class CompetitionLive {
     if (kind === "other") return;
     // A document arrived: the connection works (a socket that opens and drops at once
     // never gets here, so it keeps counting towards the fallback poll).
-    if (this.failures || this.version === null) this.onStatus("live", "");
-    this.failures = 0;
+    if (this.loop.failures || this.version === null) this.onStatus("live", "");
+    this.loop.reset();
     if (kind === "repeat") return;
     this.version = message.version;
     this.onVersion(message.version, message.standings || null);
   }
 
   close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    const socket = this.socket;
-    this.socket = null;
-    if (socket) socket.close(1000);
+    this.loop.stop();
   }
 }

@@ -223,9 +223,9 @@ def what_if(
                 "reason": "These options change which moves are legal, so the games played "
                 f"cannot be rescored under them: {', '.join(legality)}.",
             }
-        results, events_read = rescored_results(state, resolved.rules.to_dict())
+        results, tables_rescored = rescored_results(state, resolved.rules.to_dict())
         competition = replace(competition, results=tuple(results))
-        answer["events_read"] = events_read
+        answer["tables_rescored"] = tables_rescored
     alternative = competition.standings(order)
     return {
         **answer,
@@ -236,7 +236,8 @@ def what_if(
 
 def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[list[Any], int]:
     """Every result rescored under ``rules`` (tables through the rescoring service,
-    scoresheets through the calculator; forfeits and typed-in results as they were)."""
+    scoresheets through the calculator; forfeits and typed-in results as they were), and
+    how many tables the rescoring service rescored."""
     fixed = state.config["match_format"]["fixed_hands"]
     tables = {
         r.id: state.result_info[r.id].table_id
@@ -245,11 +246,11 @@ def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[li
     }
     ids = [t for t in tables.values() if t]
     rescored: dict[str, dict[str, Any]] = {}
-    events_read = 0
+    tables_rescored = 0
     for start in range(0, len(ids), MAX_TABLES):
         for item in rescore(ids[start : start + MAX_TABLES], rules):
             rescored[item["table_id"]] = item
-            events_read += 1
+            tables_rescored += 1
     results = []
     for result in state.results:
         info = state.result_info[result.id]
@@ -297,7 +298,7 @@ def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[li
                 winner=winner,
             )
         )
-    return results, events_read
+    return results, tables_rescored
 
 
 def next_match(competition_id: object, player: str) -> dict[str, Any]:

@@ -81,6 +81,15 @@ def _text(value: object, what: str, limit: int = MAX_NAME, empty: bool = True) -
     return value
 
 
+def checked_name(value: object, what: str, limit: int = MAX_NAME) -> str:
+    """A name that pages show in place of an id: 1 to ``limit`` characters once the
+    surrounding whitespace is stripped (the stripped text is what is kept)."""
+    name = value.strip() if isinstance(value, str) else ""
+    if not 1 <= len(name) <= limit:
+        raise _refuse("invalid", f"{what} is a name of 1 to {limit} characters.")
+    return name
+
+
 def _whole(value: object, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise _refuse("invalid", f"{what} is a whole number from {low} to {high}.")
@@ -203,7 +212,7 @@ def decide_create(
         raise _refuse("invalid", "knockout_seeding is rating or manual.")
     data = {
         "competition_id": competition_id,
-        "name": _text(spec.get("name", ""), "name"),
+        "name": checked_name(spec.get("name"), "name"),
         "kind": kind,
         "league_id": _text(spec.get("league_id"), "league_id", 64) or None,
         "season": _text(spec.get("season"), "season", 64) or None,

@@ -238,7 +238,8 @@ def what_if(
 
 def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[list[Any], int]:
     """Every result rescored under ``rules`` (tables through the rescoring service,
-    scoresheets through the calculator; forfeits and typed-in results as they were)."""
+    scoresheets through the calculator; forfeits and typed-in results as they were), and
+    how many tables the rescoring service rescored."""
     fixed = state.config["match_format"]["fixed_hands"]
     tables = {
         r.id: state.result_info[r.id].table_id

@@ -17,6 +17,7 @@ from eventstore.reading import read_stream
 from eventstore.recorder import append
 from leagues.core.errors import LeagueError
 from leagues.domain import events as ev
+from leagues.domain.decisions import MAX_NAME, checked_name
 from leagues.domain.league import promote
 from leagues.models import League
 
@@ -24,6 +25,7 @@ from . import competitions
 from .streams import actor_of, load, parse_id, user_id_of
 
 MAX_DIVISIONS = 16
+MAX_SEASON_NAME = 64
 
 
 def _fold(league_id: str) -> tuple[dict[str, Any], int]:
@@ -43,9 +45,7 @@ def create_league(user: Any, body: Mapping[str, Any]) -> dict[str, Any]:
     owner = user_id_of(user)
     if owner is None:
         raise LeagueError("not_signed_in", "Sign in to create a league.")
-    name = body.get("name")
-    if not isinstance(name, str) or not 1 <= len(name) <= 200:
-        raise LeagueError("invalid", "A league's name is 1 to 200 characters.")
+    name = checked_name(body.get("name"), "name")
     extra = body.get("organisers", [])
     if not isinstance(extra, list) or not all(type(u) is int for u in extra) or len(extra) > 20:
         raise LeagueError("invalid", "organisers is a list of at most 20 user ids.")
@@ -73,10 +73,8 @@ def add_season(user: Any, league_id: object, body: Mapping[str, Any]) -> dict[st
     view, version = _fold(lid)
     if user_id_of(user) not in view["organisers"]:
         raise LeagueError("not_organiser", "Only this league's organisers can add a season.")
-    season = body.get("season")
+    season = checked_name(body.get("season"), "season", MAX_SEASON_NAME)
     divisions = body.get("divisions", ["main"])
-    if not isinstance(season, str) or not 1 <= len(season) <= 64:
-        raise LeagueError("invalid", "season is a name of 1 to 64 characters.")
     if any(s["season"] == season for s in view["seasons"]):
         raise LeagueError("invalid", f"Season {season!r} exists already.")
     if (
@@ -100,6 +98,9 @@ def add_season(user: Any, league_id: object, body: Mapping[str, Any]) -> dict[st
             state = competitions.create_competition(
                 user,
                 {
+                    # A division's competition is named for its league, season and division
+                    # unless the settings name it.
+                    "name": f"{view['name']} {season}: {division}"[:MAX_NAME],
                     **spec,
                     "kind": "season",
                     "league_id": lid,

@@ -12,8 +12,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from leagues.models import PlayerRating
+from leagues.models import Competition, League, PlayerRating
 from leagues.services import competitions
+from leagues.services.leagues import create_league
 from leagues.services.streams import load
 from tests.factories import UserFactory
 
@@ -285,3 +286,49 @@ def test_the_pages_reads_are_in_the_schema_with_their_operation_ids() -> None:
     assert operations[("/api/players/me/next-matches", "get")] == "players_me_next_matches"
     assert operations[("/api/competitions/{competition_id}", "get")] == "competition_retrieve"
     assert len(set(operations.values())) == len(operations)
+
+
+def written_rows() -> tuple[int, int, int]:
+    return event_count(), Competition.objects.count(), League.objects.count()
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\t\n", "x" * 201, f" {'y' * 201} ", None, 7])
+def test_a_competition_league_or_season_needs_a_name_of_1_to_200_characters(
+    organiser: Any, name: object
+) -> None:
+    client = client_for(organiser)
+    league = create_league(organiser, {"name": "Thursday Club"})["id"]
+    before = written_rows()
+    body = {"stages": [{"kind": "swiss", "rounds": 2}]} | ({} if name is None else {"name": name})
+    problem(client.post("/api/competitions", body, format="json"), "invalid")
+    problem(client.post("/api/leagues", {"name": name}, format="json"), "invalid")
+    season = " " * 3 if name is None or name == "x" * 201 else name
+    season_body = {"season": season, "competition": {"name": "Division"}}
+    problem(client.post(f"/api/leagues/{league}/seasons", season_body, format="json"), "invalid")
+    assert written_rows() == before
+
+
+def test_names_are_kept_without_their_surrounding_spaces(organiser: Any) -> None:
+    client = client_for(organiser)
+    longest = "n" * 200
+    made = client.post(
+        "/api/competitions",
+        {"name": f"  {longest}\n", "stages": [{"kind": "swiss", "rounds": 2}]},
+        format="json",
+    )
+    assert made.status_code == 201, made.content
+    assert load(made.json()["id"]).config["name"] == longest
+    league = client.post("/api/leagues", {"name": " Thursday Club "}, format="json")
+    assert league.status_code == 201, league.content
+    assert league.json()["name"] == "Thursday Club"
+    # A division's competition without a name of its own is named for the league.
+    season = client.post(
+        f"/api/leagues/{league.json()['id']}/seasons",
+        {"season": " 2027 ", "competition": {"stages": [{"kind": "round_robin"}]}},
+        format="json",
+    )
+    assert season.status_code == 201, season.content
+    [division] = season.json()["seasons"]
+    assert division["season"] == "2027"
+    competition = load(division["divisions"]["main"])
+    assert competition.config["name"] == "Thursday Club 2027: main"

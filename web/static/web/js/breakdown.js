@@ -1,6 +1,5 @@
 // A team's hand score as the lines that add up to it (the server's breakdown, in words).
 
-export const TEAM_LABELS = { north_south: "North-South", east_west: "East-West" };
 const SEAT_LABELS = { north: "North", east: "East", south: "South", west: "West" };
 
 export function signed(points) {

@@ -3,7 +3,7 @@
 // breakdown, and keeps the sheet in localStorage.
 
 import { api } from "./api.js";
-import { breakdownElement, points, signed, TEAM_LABELS } from "./breakdown.js";
+import { breakdownElement, points, signed } from "./breakdown.js";
 import {
   fillPresetSelect,
   loadPresets,
@@ -13,12 +13,12 @@ import {
   showOptions,
   STANDARD_RULES,
 } from "./rules.js";
+import { TEAM_NAMES, TEAMS } from "./table/words.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "spades.calculator";
 const SEATS = ["north", "east", "south", "west"];
 const SEAT_LABELS = { north: "North", east: "East", south: "South", west: "West" };
-const TEAMS = ["north_south", "east_west"];
 
 let presets = new Map();
 let state = load();
@@ -223,7 +223,7 @@ async function preview() {
     const last = result.hands[result.hands.length - 1];
     box.replaceChildren(
       ...TEAMS.map((team) => {
-        const block = breakdownElement(last[team], `Preview: ${TEAM_LABELS[team]}`);
+        const block = breakdownElement(last[team], `Preview: ${TEAM_NAMES[team]}`);
         block.classList.add("preview");
         block.dataset.team = team;
         return block;
@@ -330,7 +330,7 @@ function showSheet(result, invalid = null) {
     more.append(summary);
     const grid = document.createElement("div");
     grid.className = "previews";
-    for (const team of TEAMS) grid.append(breakdownElement(teams[team], TEAM_LABELS[team]));
+    for (const team of TEAMS) grid.append(breakdownElement(teams[team], TEAM_NAMES[team]));
     more.append(grid);
     more.open = i === scored.length - 1; // the newest hand's arithmetic, ready to check
     details.append(more);
@@ -345,7 +345,7 @@ function showSheet(result, invalid = null) {
   const banner = $("winner");
   if (result && result.winner) {
     const loser = result.winner === "north_south" ? "east_west" : "north_south";
-    banner.textContent = `${TEAM_LABELS[result.winner]} wins, ${points(totals[result.winner])} to ${points(totals[loser])} (after hand ${result.finished_after_hand}).`;
+    banner.textContent = `${TEAM_NAMES[result.winner]} wins, ${points(totals[result.winner])} to ${points(totals[loser])} (after hand ${result.finished_after_hand}).`;
     banner.hidden = false;
   } else {
     banner.hidden = true;

@@ -2,9 +2,9 @@
 // library). `chartData` is pure; `scoreChart` builds the SVG element from it, with a
 // <title> and a <desc> that give every number, for screen readers.
 
+import { TEAM_NAMES, TEAMS } from "./table/words.js";
+
 const SVG = "http://www.w3.org/2000/svg";
-export const TEAMS = ["north_south", "east_west"];
-export const TEAM_NAMES = { north_south: "North-South", east_west: "East-West" };
 
 const WIDTH = 320;
 const HEIGHT = 170;

@@ -7,6 +7,7 @@
 import { api, problemText } from "../api.js";
 import { presetTitle } from "../rules.js";
 import * as session from "../session.js";
+import { TEAM_NAMES } from "../table/words.js";
 import { SEATS, scoresheetFromRows } from "./scoresheet.js";
 import { entrantId } from "./settings.js";
 import {
@@ -402,8 +403,8 @@ function openForfeit(round, match) {
   const ns = page.names[match.north_south] || match.north_south;
   const ew = page.names[match.east_west] || match.east_west;
   $("forfeit-heading").textContent = `Forfeit: round ${round.round}, board ${match.board} (${ns} v ${ew})`;
-  $("forfeit-ns-name").textContent = `${ns} (North-South)`;
-  $("forfeit-ew-name").textContent = `${ew} (East-West)`;
+  $("forfeit-ns-name").textContent = `${ns} (${TEAM_NAMES.north_south})`;
+  $("forfeit-ew-name").textContent = `${ew} (${TEAM_NAMES.east_west})`;
   $("forfeit-ns").checked = true;
   $("forfeit-no-show").checked = false;
   $("forfeit-reason").value = "";

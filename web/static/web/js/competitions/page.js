@@ -10,6 +10,7 @@
 import { api, problemText } from "../api.js";
 import { fillPresetSelect, loadPresets, presetTitle } from "../rules.js";
 import * as session from "../session.js";
+import { TEAM_NAMES } from "../table/words.js";
 import { CompetitionLive, FALLBACK_POLL_MS } from "./live.js";
 import { tableLink } from "./next_match.js";
 import { liveRound, matchPointsByRound } from "./standings.js";
@@ -73,7 +74,7 @@ function drawRounds() {
       section.append(h3);
       const table = document.createElement("table");
       table.className = "pairings-table";
-      table.innerHTML = `<caption class="visually-hidden">Round ${round.round} pairings</caption><thead><tr><th scope="col">Board</th><th scope="col">North-South</th><th scope="col">East-West</th><th scope="col">Score</th><th scope="col">Result</th><th scope="col">Table</th></tr></thead><tbody></tbody>`;
+      table.innerHTML = `<caption class="visually-hidden">Round ${round.round} pairings</caption><thead><tr><th scope="col">Board</th><th scope="col">${TEAM_NAMES.north_south}</th><th scope="col">${TEAM_NAMES.east_west}</th><th scope="col">Score</th><th scope="col">Result</th><th scope="col">Table</th></tr></thead><tbody></tbody>`;
       for (const match of round.matches) {
         const tr = document.createElement("tr");
         tr.dataset.board = String(match.board);

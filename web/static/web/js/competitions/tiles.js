@@ -5,7 +5,7 @@ import { api } from "../api.js";
 import { TableLive } from "../live.js";
 import { TablePresenter } from "../table/presenter.js";
 import { TableRenderer } from "../table/renderer.js";
-import { delayText } from "../table/words.js";
+import { delayText, TEAM_NAMES } from "../table/words.js";
 
 class BoardTile {
   constructor(element, tableId) {
@@ -77,7 +77,7 @@ export class BoardTiles {
       element.dataset.board = String(match.board);
       const ns = names[match.north_south] || match.north_south;
       const ew = names[match.east_west] || match.east_west;
-      element.querySelector('[data-part="tile-heading"]').textContent = `Board ${match.board}: ${ns} (North-South) v ${ew} (East-West)`;
+      element.querySelector('[data-part="tile-heading"]').textContent = `Board ${match.board}: ${ns} (${TEAM_NAMES.north_south}) v ${ew} (${TEAM_NAMES.east_west})`;
       const link = element.querySelector('[data-part="tile-watch"]');
       link.href = `/tables/${tableId}/watch/`;
       link.textContent = `Watch board ${match.board}`;

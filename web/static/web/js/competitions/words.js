@@ -1,6 +1,8 @@
 // A competition in words: entrants' names, tie-break names, result flags, who moved.
 // Pure: no DOM, no fetch (unit-tested in the browser, tests/e2e/web/test_competition_modules.py).
 
+import { TEAM_NAMES } from "../table/words.js";
+
 export const TIEBREAK_LABELS = {
   head_to_head: "Head-to-head",
   buchholz: "Buchholz",
@@ -56,7 +58,7 @@ export function entrantNames(overview, players = {}) {
   return names;
 }
 
-const SIDE_WORDS = { north_south: "North-South", east_west: "East-West", both: "both sides" };
+const SIDE_WORDS = { ...TEAM_NAMES, both: "both sides" };
 
 /**
  * What is special about a match's result, each as a short phrase: a forfeit or no-show, a

@@ -3,12 +3,12 @@
 // only, never the hand in play), the verification, the presets and the rescoring.
 
 import { api, problemText } from "../api.js";
-import { breakdownElement, points, signed, TEAM_LABELS } from "../breakdown.js";
+import { breakdownElement, points, signed } from "../breakdown.js";
 import { cardText } from "../cards.js";
 import { chartKey, scoreChart } from "../chart.js";
 import { loadPresets, presetTitle } from "../rules.js";
 import { TableRenderer } from "../table/renderer.js";
-import { bidText, capital, SEATS } from "../table/words.js";
+import { bidText, capital, SEATS, TEAM_NAMES } from "../table/words.js";
 import { comparisonRows, flagsByHand, flagText } from "./comparison.js";
 import { replaySteps, trickStepIndex } from "./stepper.js";
 
@@ -131,7 +131,7 @@ function showHandDetails() {
   const breakdown = $("hand-breakdown");
   breakdown.replaceChildren(
     ...["north_south", "east_west"].map((team) => {
-      const block = breakdownElement(result[team], TEAM_LABELS[team]);
+      const block = breakdownElement(result[team], TEAM_NAMES[team]);
       block.dataset.team = team;
       return block;
     }),
@@ -153,10 +153,10 @@ function showSummary() {
   const { record, hand_in_play: inPlay, totals, winner } = app.replay;
   const table = record.table;
   const preset = presetTitle(table.preset.name);
-  const score = `North-South ${points(totals.north_south)}, East-West ${points(totals.east_west)}`;
+  const score = `${TEAM_NAMES.north_south} ${points(totals.north_south)}, ${TEAM_NAMES.east_west} ${points(totals.east_west)}`;
   let text;
   if (table.status === "finished") {
-    text = `${preset}. Finished: ${winner ? `${TEAM_LABELS[winner]} won` : "no winner"}, ${score}.`;
+    text = `${preset}. Finished: ${winner ? `${TEAM_NAMES[winner]} won` : "no winner"}, ${score}.`;
   } else {
     text = `${preset}. In play: hand ${inPlay} is being played; the ${record.hands.length} finished hand${record.hands.length === 1 ? " is" : "s are"} shown (${score}).`;
   }
@@ -304,10 +304,10 @@ function showRescoring() {
   });
   $("rescore-rows").replaceChildren(...rows);
   $("rescore-table").hidden = false;
-  const winner = answer.winner ? `${TEAM_LABELS[answer.winner]} would win` : "no side would have won yet";
+  const winner = answer.winner ? `${TEAM_NAMES[answer.winner]} would win` : "no side would have won yet";
   const flags = answer.flags.length;
   $("rescore-summary").textContent =
-    `Under ${other}: North-South ${points(answer.totals.north_south)}, East-West ${points(answer.totals.east_west)}; ${winner}.` +
+    `Under ${other}: ${TEAM_NAMES.north_south} ${points(answer.totals.north_south)}, ${TEAM_NAMES.east_west} ${points(answer.totals.east_west)}; ${winner}.` +
     (answer.hands_after_end ? ` The game would have ended ${answer.hands_after_end} hand(s) earlier.` : "") +
     (flags ? ` ${flags} hand${flags === 1 ? " has" : "s have"} an action these rules forbid (⚠; the hand is still scored as played).` : " Every action is allowed under these rules.");
   $("rescore-flags").replaceChildren(

@@ -4,9 +4,8 @@
 // up. Pure: no DOM, no fetch, so it is unit-tested in the browser on its own.
 
 import { cardText } from "../cards.js";
-import { SEATS } from "../table/words.js";
+import { SEATS, TEAM_NAMES, TEAMS } from "../table/words.js";
 
-const TEAMS = ["north_south", "east_west"];
 const left = (seat) => SEATS[(SEATS.indexOf(seat) + 1) % 4];
 const partner = (seat) => SEATS[(SEATS.indexOf(seat) + 2) % 4];
 const capital = (word) => word.charAt(0).toUpperCase() + word.slice(1);
@@ -148,7 +147,7 @@ export function handSteps(recordHand, result, context) {
     scores.bags[team] = result[team].bags;
   }
   scores.hands.push({ north_south: result.north_south, east_west: result.east_west });
-  const words = TEAMS.map((t) => `${t === "north_south" ? "North-South" : "East-West"} ${signedWords(result[t].hand_score)}`);
+  const words = TEAMS.map((t) => `${TEAM_NAMES[t]} ${signedWords(result[t].hand_score)}`);
   snapshot("complete", null, {
     kind: "result",
     trick: null,

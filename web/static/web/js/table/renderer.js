@@ -2,7 +2,7 @@
 // controls. No page-wide state: every element is found inside `root` by its data-part, and
 // parts a page does not have (a tournament tile has no hand) are simply not drawn.
 
-import { breakdownElement, points, signed, TEAM_LABELS } from "../breakdown.js";
+import { breakdownElement, points, signed } from "../breakdown.js";
 import { cardFace, cardText, cardWords, nameCard, sortHand } from "../cards.js";
 import { chartKey, scoreChart } from "../chart.js";
 import { presetTitle, rulesSummary } from "../rules.js";
@@ -16,6 +16,7 @@ import {
   statusText,
   suggestionText,
   takerText,
+  TEAM_NAMES,
   TEAM_OF,
   teamHandLine,
   trickCaption,
@@ -137,14 +138,14 @@ export class TableRenderer {
     const hand = view.hand;
     const mine = view.your_seat ? TEAM_OF[view.your_seat] : "north_south";
     const boxes = [
-      [mine, "us", view.your_seat ? "You & partner" : "North-South"],
-      [mine === "north_south" ? "east_west" : "north_south", "them", view.your_seat ? "Opponents" : "East-West"],
+      [mine, "us", view.your_seat ? "You & partner" : TEAM_NAMES.north_south],
+      [mine === "north_south" ? "east_west" : "north_south", "them", view.your_seat ? "Opponents" : TEAM_NAMES.east_west],
     ];
     for (const [team, slot, title] of boxes) {
       const box = this.part(`team-${slot}`);
       if (!box) continue;
       const name = box.querySelector(".team-name");
-      name.textContent = view.your_seat ? `${title} (${TEAM_LABELS[team]})` : title;
+      name.textContent = view.your_seat ? `${title} (${TEAM_NAMES[team]})` : title;
       this.setText(`score-${slot}`, points(view.scores.totals[team]));
       this.setText(`bags-${slot}`, String(view.scores.bags[team]));
       this.setText(`hand-${slot}`, hand ? teamHandLine(hand, team) : "–");
@@ -442,7 +443,7 @@ export class TableRenderer {
     const order = mine === "north_south" ? ["north_south", "east_west"] : ["east_west", "north_south"];
     order.forEach((team, i) => {
       const who = view.your_seat ? (i === 0 ? "You & partner" : "Opponents") : null;
-      const title = who ? `${who} (${TEAM_LABELS[team]})` : TEAM_LABELS[team];
+      const title = who ? `${who} (${TEAM_NAMES[team]})` : TEAM_NAMES[team];
       const block = breakdownElement(result[team], title);
       block.dataset.team = team;
       body.append(block);
@@ -512,11 +513,11 @@ export class TableRenderer {
     const score = `${points(totals[mine])} to ${points(totals[theirs])}`;
     let text;
     if (!view.your_seat) {
-      text = winner ? `${TEAM_LABELS[winner]} won, ${score}.` : `Final score ${score}.`;
+      text = winner ? `${TEAM_NAMES[winner]} won, ${score}.` : `Final score ${score}.`;
     } else if (winner === mine) {
       text = `You and your partner won, ${score}!`;
     } else if (winner) {
-      text = `The opponents (${TEAM_LABELS[winner]}) won, ${points(totals[winner])} to ${points(totals[mine])}.`;
+      text = `The opponents (${TEAM_NAMES[winner]}) won, ${points(totals[winner])} to ${points(totals[mine])}.`;
     } else {
       text = `Final score ${score}.`;
     }

@@ -4,6 +4,9 @@
 export const SEATS = ["north", "east", "south", "west"];
 export const POSITIONS = ["bottom", "left", "top", "right"]; // clockwise from the viewer
 export const TEAM_OF = { north: "north_south", south: "north_south", east: "east_west", west: "east_west" };
+// The sides as every page names them (the one spelling: breakdowns, charts, replays, competitions).
+export const TEAMS = ["north_south", "east_west"];
+export const TEAM_NAMES = { north_south: "North-South", east_west: "East-West" };
 
 export const capital = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 
@@ -89,7 +92,7 @@ export function takerText(view, finished) {
     return name === "You" ? "you" : name;
   }
   if (!finished.winnerTeam) return null;
-  if (!view.your_seat) return finished.winnerTeam === "north_south" ? "North-South" : "East-West";
+  if (!view.your_seat) return TEAM_NAMES[finished.winnerTeam];
   return finished.winnerTeam === TEAM_OF[view.your_seat] ? "your side" : "the opponents";
 }
 

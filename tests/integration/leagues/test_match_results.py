@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection
 from django.utils import timezone
 
+from eventstore.subscriptions import catch_up, rebuild
 from leagues.domain import events as ev
 from leagues.models import OfficialStandings, PendingTableResult
+from leagues.projections import drain_pending, official_standings, store_standings
 from leagues.services import competitions
 from leagues.services.streams import load
 from services import projector as projector_process
@@ -40,13 +43,9 @@ def paired_swiss(entrants: int) -> str:
     return cid
 
 
-def test_a_burst_of_table_results_reaches_the_standings_in_one_wake_up(
-    live_db: Any, monkeypatch: Any
-) -> None:
-    cid = paired_swiss(8)
-    boards = load(cid).paired_round(1).pairing.matches  # type: ignore[union-attr]
-    assert len(boards) == 4
-    # What league_match_results keeps for four tables that finished together.
+def finished_together(cid: str, boards: Iterable[Any]) -> None:
+    """What ``league_match_results`` keeps for ``boards``' tables of round 1, finished
+    together: North-South won each, 250 to 120, with bots."""
     PendingTableResult.objects.bulk_create(
         PendingTableResult(
             table_id=uuid.uuid4(),
@@ -63,6 +62,15 @@ def test_a_burst_of_table_results_reaches_the_standings_in_one_wake_up(
         )
         for pairing in boards
     )
+
+
+def test_a_burst_of_table_results_reaches_the_standings_in_one_wake_up(
+    live_db: Any, monkeypatch: Any
+) -> None:
+    cid = paired_swiss(8)
+    boards = load(cid).paired_round(1).pairing.matches  # type: ignore[union-attr]
+    assert len(boards) == 4
+    finished_together(cid, boards)
     # Neither a poll nor a notice of the projector's own append (or of anything else
     # committed meanwhile) can hide a missed round.
     monkeypatch.setattr(projector_process, "commit_notices", NoNotices)
@@ -99,31 +107,11 @@ def test_the_results_append_writes_the_standings_in_its_own_transaction(live_db:
     """No projection round: ``drain_pending`` alone leaves the standings at the results'
     version; the projection, catching up over older versions later, never moves the row
     back, and rebuilt it holds the same document."""
-    from eventstore.subscriptions import catch_up, rebuild
-    from leagues.models import OfficialStandings, PendingTableResult
-    from leagues.projections import drain_pending, official_standings, store_standings
-    from leagues.services.streams import load
-
     cid = paired_swiss(4)
     catch_up(official_standings)
     before = load(cid)
     assert OfficialStandings.objects.get(competition_id=cid).version == before.version
-    PendingTableResult.objects.bulk_create(
-        PendingTableResult(
-            table_id=uuid.uuid4(),
-            competition_id=cid,
-            round=1,
-            board=pairing.board,
-            result={
-                "points": {"north_south": 250, "east_west": 120},
-                "winner": "north_south",
-                "hands": 5,
-                "bots": True,
-            },
-            finished_at=timezone.now(),
-        )
-        for pairing in before.paired_round(1).pairing.matches  # type: ignore[union-attr]
-    )
+    finished_together(cid, before.paired_round(1).pairing.matches)  # type: ignore[union-attr]
     assert drain_pending() == 2
     after = load(cid)
     assert len(after.results) == 2 and 1 in after.closed

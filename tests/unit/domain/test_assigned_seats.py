@@ -8,22 +8,13 @@ import pytest
 from games.domain import decisions as d
 from games.domain.errors import TableRefusal
 from games.domain.table import TableState
-from games.engine.rules import PRESETS
+from tests.unit.domain.tables import lobby
 
 NORTH = 0
 
 
 def table(created_by: int | None) -> TableState:
-    state = TableState()
-    d.decide_create(
-        state,
-        rules=PRESETS["standard"],
-        preset_name="standard",
-        preset_version=1,
-        seats=None,
-        turn_timer_seconds=None,
-        created_by=created_by,
-    )
+    state = lobby(created_by=created_by)
     d.decide_take_seat(state, d.ActorRef("user", 7), NORTH)
     return state
 

@@ -16,6 +16,7 @@ from games.engine.errors import IllegalMove
 from games.engine.hand import NO_BID
 from games.engine.rules import PRESETS
 from tests.unit.domain.playing import play_random_game
+from tests.unit.domain.tables import lobby
 
 
 def delayed_game(seed: int, delay: int) -> list[ev.DomainEvent]:
@@ -103,17 +104,7 @@ def test_before_trick_n_is_completed_the_view_ends_with_the_first_deal() -> None
 
 
 def test_no_delay_in_the_lobby_or_without_one() -> None:
-    state = TableState()
-    d.decide_create(
-        state,
-        rules=PRESETS["standard"],
-        preset_name="standard",
-        preset_version=1,
-        seats=None,
-        turn_timer_seconds=None,
-        created_by=1,
-        spectator_delay_tricks=4,
-    )
+    state = lobby(spectator_delay_tricks=4)
     d.decide_take_seat(state, d.ActorRef("user", 1), 0)
     assert state.spectator_delay_tricks == 4
     assert state.spectator_version() == state.version == 2
@@ -122,16 +113,7 @@ def test_no_delay_in_the_lobby_or_without_one() -> None:
 @pytest.mark.parametrize("bad", [-1, 14, True, "2", 2.0, None])
 def test_a_delay_outside_0_to_13_tricks_is_refused(bad: object) -> None:
     with pytest.raises(IllegalMove) as refused:
-        d.decide_create(
-            TableState(),
-            rules=PRESETS["standard"],
-            preset_name="standard",
-            preset_version=1,
-            seats=None,
-            turn_timer_seconds=None,
-            created_by=1,
-            spectator_delay_tricks=bad,
-        )
+        lobby(spectator_delay_tricks=bad)
     assert refused.value.code == "bad_spectator_delay"
 
 

@@ -16,26 +16,12 @@ from games.engine.cards import card_name
 from games.engine.deal import shuffled_deck
 from games.engine.errors import IllegalMove
 from games.engine.record import parse_record, record_from_game
-from games.engine.rules import PRESETS
 from scoring.core.replay import replay_record
 from tests.unit.domain.playing import play_random_game
+from tests.unit.domain.tables import lobby
 
 SEED = "ab" * 32
 NORTH, EAST, SOUTH, WEST = range(4)
-
-
-def lobby(**seats: object) -> TableState:
-    state = TableState()
-    d.decide_create(
-        state,
-        rules=PRESETS["standard"],
-        preset_name="standard",
-        preset_version=1,
-        seats=seats or None,
-        turn_timer_seconds=None,
-        created_by=1,
-    )
-    return state
 
 
 def user(user_id: int) -> d.ActorRef:

@@ -62,6 +62,23 @@ def socket_of(table_id: str, token: str, after: int | None = None) -> WebsocketC
     return WebsocketCommunicator(application, f"/ws/tables/{table_id}/{query}", headers=[ORIGIN])
 
 
+def first_document(table_id: str, token: str) -> dict[str, Any]:
+    """The table socket's first document, opened as ``token``; the socket closes once it
+    has answered a second message, so its connect (and any arrival) has finished."""
+
+    async def open_once() -> dict[str, Any]:
+        socket = socket_of(table_id, token)
+        assert (await socket.connect())[0]
+        first: dict[str, Any] = await socket.receive_json_from(10)
+        # Messages are handled one at a time: this answer comes after connect finished.
+        await socket.send_json_to({"after": first["version"]})
+        await socket.receive_json_from(10)
+        await socket.disconnect()
+        return first
+
+    return async_to_sync(open_once)()
+
+
 def test_the_fourth_player_opening_the_table_arrives_and_starts_the_game(live_db: Any) -> None:
     cid, table_id, seats = open_round()
     for seat in ("north", "east", "south"):
@@ -93,22 +110,12 @@ def test_a_player_opening_the_table_is_checked_in_once(live_db: Any) -> None:
     cid, table_id, seats = open_round()
     token = token_for(seats["north"])
 
-    async def connect_once() -> str:
-        socket = socket_of(table_id, token)
-        assert (await socket.connect())[0]
-        first = await socket.receive_json_from(10)
-        # Messages are handled one at a time: this answer comes after connect finished.
-        await socket.send_json_to({"after": first["version"]})
-        await socket.receive_json_from(10)
-        await socket.disconnect()
-        return str(first["table"]["status"])
-
-    assert async_to_sync(connect_once)() == "lobby"
+    assert first_document(table_id, token)["table"]["status"] == "lobby"
     wait_until(lambda: arrived(cid) == {"north"}, 10, "north checked in by opening the table")
     version = load(cid).version
 
     # Opening it again (another tab, a reconnect) records nothing more.
-    assert async_to_sync(connect_once)() == "lobby"
+    assert first_document(table_id, token)["table"]["status"] == "lobby"
     assert load(cid).version == version
     assert arrived(cid) == {"north"}
 
@@ -117,16 +124,7 @@ def test_a_spectator_of_a_competition_table_does_not_check_anyone_in(live_db: An
     cid, table_id, _seats = open_round()
     token = token_for(new_user("arrival-stranger"))
 
-    async def watch() -> dict[str, Any]:
-        socket = socket_of(table_id, token)
-        assert (await socket.connect())[0]
-        first = await socket.receive_json_from(10)
-        await socket.send_json_to({"after": first["version"]})
-        await socket.receive_json_from(10)
-        await socket.disconnect()
-        return first
-
-    assert async_to_sync(watch)()["table"]["your_seat"] is None
+    assert first_document(table_id, token)["table"]["your_seat"] is None
     assert arrived(cid) == set()
 
 

@@ -1,4 +1,5 @@
-"""Steps the browser tests share: signing up, and tables made for a test's situation."""
+"""Steps the browser tests share: signing up, and tables and competitions made for a
+test's situation."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import random
 import re
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from games.services.table_commands import (
     execute,
 )
 from games.services.table_state import reading_state
+from leagues.services import competitions as cmds
 from tests.e2e.web.conftest import SCREENSHOTS
 from tests.factories import TableFactory, UserFactory
 from tests.integration.tables.helpers import play_moves
@@ -242,3 +245,27 @@ def hold_clock(page: Any) -> None:
     """Stop the page's clock (installed with ``page.clock.install()``) 50 ms from now: its
     timers fire only when the test runs it on. Playwright takes the time in seconds."""
     page.clock.pause_at((page.evaluate("Date.now()") + 50) / 1000)
+
+
+def competition_of_teams(
+    organiser: Any,
+    players: list[Any],
+    spec: dict[str, Any],
+    teams: int,
+    reserves: Mapping[int, Any] | None = None,
+) -> str:
+    """``organiser``'s competition under ``spec`` with ``teams`` entrants, "team-k" named
+    "Team k", of ``players`` two by two; ``reserves`` gives team k a reserve player.
+    Returns the competition's id (needs ``orm``)."""
+    cid: str = cmds.create_competition(organiser, spec).competition_id
+    for k in range(teams):
+        reserve = (reserves or {}).get(k)
+        cmds.register_entrant(
+            organiser,
+            cid,
+            entrant_id=f"team-{k}",
+            players=[str(players[2 * k].pk), str(players[2 * k + 1].pk)],
+            name=f"Team {k}",
+            reserve=str(reserve.pk) if reserve is not None else None,
+        )
+    return cid

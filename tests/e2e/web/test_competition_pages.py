@@ -28,7 +28,7 @@ from leagues.services.streams import load
 from leagues.services.tables import start_round
 from services.testing.processes import ManagedProcess, database_env
 from tests.e2e.web.conftest import SCREENSHOTS, Server
-from tests.e2e.web.steps import assert_controls_named, axe_violations
+from tests.e2e.web.steps import assert_controls_named, axe_violations, competition_of_teams
 from tests.factories import UserFactory
 from tests.integration.live.conftest import wait_until
 
@@ -148,12 +148,7 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
         "rules": {"preset": "standard", "target_score": 300},
         "bot_level": "easy",
     }
-    cid = cmds.create_competition(organiser, spec).competition_id
-    for k in range(4):
-        pair = [str(players[2 * k].pk), str(players[2 * k + 1].pk)]
-        cmds.register_entrant(
-            organiser, cid, entrant_id=f"team-{k}", players=pair, name=f"Team {k}"
-        )
+    cid = competition_of_teams(organiser, players, spec, 4)
     cmds.pair_next_round(organiser, cid, round_number=1)
     page.set_viewport_size(WIDE)
 
@@ -398,17 +393,8 @@ def test_the_organiser_checks_in_forfeits_withdraws_and_the_public_page_follows(
         "late_join_until_round": 2,
         "match_points": {"late_join": 1},
     }
-    cid = cmds.create_competition(organiser, spec).competition_id
+    cid = competition_of_teams(organiser, players, spec, 4, reserves={0: players[8]})
     teams = [f"team-{k}" for k in range(4)]
-    for k, team in enumerate(teams):
-        cmds.register_entrant(
-            organiser,
-            cid,
-            entrant_id=team,
-            players=[str(players[2 * k].pk), str(players[2 * k + 1].pk)],
-            name=f"Team {k}",
-            reserve=str(players[8].pk) if k == 0 else None,
-        )
     sign_in_as(page, organiser)
     page.set_viewport_size(WIDE)
     page.goto(f"/competitions/{cid}/organise/")

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from leagues.services import competitions as cmds
 from leagues.services.streams import load
 from tests.e2e.web.conftest import BOTH_SCREENS
-from tests.e2e.web.steps import shot
+from tests.e2e.web.steps import competition_of_teams, shot
 from tests.e2e.web.test_competition_pages import follow_reads_and_pushes, mp_cell, users
 
 # Shorter than the page's 30 s fallback poll (live.js FALLBACK_POLL_MS), so that a poll
@@ -63,15 +63,7 @@ def test_the_competition_page_reconnects_and_catches_up_a_result_recorded_meanwh
         "rules": {"preset": "standard"},
         "fixed_hands": 1,
     }
-    cid = cmds.create_competition(organiser, spec).competition_id
-    for k in range(4):
-        cmds.register_entrant(
-            organiser,
-            cid,
-            entrant_id=f"team-{k}",
-            players=[str(players[2 * k].pk), str(players[2 * k + 1].pk)],
-            name=f"Team {k}",
-        )
+    cid = competition_of_teams(organiser, players, spec, 4)
     cmds.pair_next_round(organiser, cid, round_number=1)
     board_1 = load(cid).paired_round(1).pairing.matches[0]  # type: ignore[union-attr]
 

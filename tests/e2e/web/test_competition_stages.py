@@ -13,7 +13,12 @@ from playwright.sync_api import expect
 from leagues.services import competitions as cmds
 from leagues.services.streams import load
 from tests.e2e.web.conftest import BOTH_SCREENS
-from tests.e2e.web.steps import assert_controls_named, axe_violations, shot
+from tests.e2e.web.steps import (
+    assert_controls_named,
+    axe_violations,
+    competition_of_teams,
+    shot,
+)
 from tests.e2e.web.test_competition_pages import sign_in_as, users
 
 
@@ -41,15 +46,7 @@ def test_the_organiser_advances_a_swiss_to_a_knockout_of_the_top_four(
         "rules": {"preset": "standard"},
         "fixed_hands": 1,
     }
-    cid = cmds.create_competition(organiser, spec).competition_id
-    for k in range(6):
-        cmds.register_entrant(
-            organiser,
-            cid,
-            entrant_id=f"team-{k}",
-            players=[str(players[2 * k].pk), str(players[2 * k + 1].pk)],
-            name=f"Team {k}",
-        )
+    cid = competition_of_teams(organiser, players, spec, 6)
     for number in (1, 2):
         cmds.pair_next_round(organiser, cid, round_number=number)
         play_round(organiser, cid, number)

@@ -16,10 +16,13 @@ from leagues.services.presence import arrive_at_table
 logger = logging.getLogger(__name__)
 
 
-def on_seated_player_connected(sender: Any, *, table_id: str, user: Any, **_: Any) -> None:
+def on_seated_player_connected(sender: Any, *, table_id: str, user: Any, **_: Any) -> bool:
+    """True once the table is known to be a competition's (the arrival recorded, or
+    refused for good), so the socket stops repeating the announcement."""
     try:
-        arrive_at_table(user, table_id)
+        return arrive_at_table(user, table_id) is not None
     except LeagueError as error:
         # E.g. the grace time is over: the player was recorded as a no-show, and a bot
         # (or a forfeit) has their seat. Their table shows them what happened.
         logger.info("arrival at table %s not recorded: %s", table_id, error)
+        return True

@@ -6,13 +6,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from games.models import Table
+from leagues.models import CompetitionTable
 from leagues.services import competitions
 from leagues.services.presence import arrive, arrive_at_table
 from leagues.services.streams import load
@@ -117,6 +120,40 @@ def test_a_player_opening_the_table_is_checked_in_once(live_db: Any) -> None:
     # Opening it again (another tab, a reconnect) records nothing more.
     assert first_document(table_id, token)["table"]["status"] == "lobby"
     assert load(cid).version == version
+    assert arrived(cid) == {"north"}
+
+
+def test_a_player_who_connected_before_the_round_was_stored_is_checked_in_at_a_resync(
+    live_db: Any, settings: Any
+) -> None:
+    """The seats are taken a moment before the round's tables are stored as its own: a
+    player whose socket connected in between is checked in at a later resync."""
+    cid, table_id, seats = open_round()
+    # That moment: the table's competition row is not there yet.
+    row = CompetitionTable.objects.get(table_id=table_id)
+    CompetitionTable.objects.filter(table_id=table_id).delete()
+    settings.WS_RESYNC_SECONDS = 0.2
+    token = token_for(seats["north"])
+    checked_in = database_sync_to_async(arrived)
+
+    async def scenario() -> None:
+        socket = socket_of(table_id, token)
+        assert (await socket.connect())[0]
+        try:
+            first = await socket.receive_json_from(10)
+            # Answered after connect finished, its announcement included.
+            await socket.send_json_to({"after": first["version"]})
+            await socket.receive_json_from(10)
+            assert await checked_in(cid) == set()
+            await database_sync_to_async(row.save)()
+            deadline = asyncio.get_running_loop().time() + 20
+            while await checked_in(cid) != {"north"}:
+                assert asyncio.get_running_loop().time() < deadline, "north never checked in"
+                await asyncio.sleep(0.05)
+        finally:
+            await socket.disconnect()
+
+    async_to_sync(scenario)()
     assert arrived(cid) == {"north"}
 
 

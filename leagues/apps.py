@@ -1,16 +1,19 @@
 from django.apps import AppConfig
 
+# No models behind it (a Signal and a pure constant), so it can load with the registry.
+from games.live.presence import seated_player_connected
+
 
 class LeaguesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "leagues"
 
     def ready(self) -> None:
-        # Imported here, not at the top: these modules import models, which cannot load
-        # while the app registry is being filled.
+        # Imported here, not at the top: the projections and the receivers (through
+        # leagues.services.presence) import models, which cannot load while the app
+        # registry is being filled.
         # Standings, table results and ratings follow the event log (projector process).
         from eventstore.subscriptions import register_projection
-        from games.live.presence import seated_player_connected
         from leagues.projections import match_results, official_standings, player_ratings
         from leagues.receivers import on_seated_player_connected
 

@@ -31,7 +31,6 @@ worker, finds the command id used and does nothing.
 from __future__ import annotations
 
 import logging
-import uuid
 from datetime import datetime
 from typing import Any
 
@@ -102,8 +101,8 @@ def arrive_at_table(user: Any, table_id: str) -> CompetitionState | None:
     table, they have arrived (:func:`arrive`). None for any other table, found by one
     primary-key read (none for a text that is no table id)."""
     try:
-        key = uuid.UUID(str(table_id))
-    except ValueError:
+        key = parse_id(table_id, "table")
+    except LeagueError:
         return None
     found = (
         CompetitionTable.objects.filter(table_id=key).values_list("competition_id", "round").first()

@@ -16,7 +16,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring.management.json_input import MAX_DEPTH, parse_json_text
+from filetools.errors import ToolError
+from filetools.json_input import MAX_DEPTH, parse_json_text
 
 REPO = Path(__file__).resolve().parents[3]
 COMMANDS = ("scoresheet", "replay")
@@ -67,12 +68,12 @@ def test_replay_rules_option_is_read_by_the_same_loader(tmp_path: Path, case: st
 
 def test_the_depth_limit_is_exact() -> None:
     assert isinstance(parse_json_text(nested(MAX_DEPTH), "x"), list)
-    with pytest.raises(CommandError, match="more than 32 deep"):
+    with pytest.raises(ToolError, match="more than 32 deep"):
         parse_json_text(nested(MAX_DEPTH + 1), "x")
     # Depth counts objects too, and only along one path.
     wide = "[" + ",".join([nested(MAX_DEPTH - 1)] * 50) + "]"
     assert isinstance(parse_json_text(wide, "x"), list)
-    with pytest.raises(CommandError, match="more than 32 deep"):
+    with pytest.raises(ToolError, match="more than 32 deep"):
         parse_json_text('{"a": ' * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1), "x")
 
 

@@ -1,5 +1,5 @@
-"""Reading one JSON document from a file, standard input or an option, for management
-commands: every failure is one :class:`CommandError` sentence (exit 1, no traceback)."""
+"""Reading one JSON document from a file, standard input or an option, for the file
+tools: every failure is one :class:`ToolError` sentence (exit 1, no traceback)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import sys
 from typing import IO
 
-from django.core.management.base import CommandError
+from .errors import ToolError
 
 STDIN = "-"
 
@@ -20,7 +20,7 @@ MAX_DEPTH = 32
 def read_json_document(source: str, stdin: IO[str]) -> object:
     """The decoded JSON in ``source`` (a path, or ``-`` for ``stdin``).
 
-    An unreadable file or text that is not JSON raises :class:`CommandError` with a
+    An unreadable file or text that is not JSON raises :class:`ToolError` with a
     message saying which and where, so the command exits non-zero without a traceback.
     """
     name = "standard input" if source == STDIN else source
@@ -32,29 +32,29 @@ def read_json_document(source: str, stdin: IO[str]) -> object:
                 text = handle.read()
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise CommandError(f"Cannot read {name}: {reason}.") from None
+        raise ToolError(f"Cannot read {name}: {reason}.") from None
     return parse_json_text(text, name)
 
 
 def parse_json_text(text: str, name: str) -> object:
-    """``text`` decoded as JSON, or a :class:`CommandError` naming ``name`` and what is
+    """``text`` decoded as JSON, or a :class:`ToolError` naming ``name`` and what is
     wrong: not JSON, nested deeper than :data:`MAX_DEPTH`, or a number too long to read."""
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
-        raise CommandError(
+        raise ToolError(
             f"{name} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}."
         ) from None
     except RecursionError:
-        raise CommandError(_too_deep(name)) from None
+        raise ToolError(_too_deep(name)) from None
     except ValueError:
         # The interpreter's cap on integer digits (CVE-2020-10735), hit while decoding.
-        raise CommandError(
+        raise ToolError(
             f"{name} holds a number of more than {sys.get_int_max_str_digits()} digits; "
             "no field of these files needs one."
         ) from None
     if _nests_deeper_than(value, MAX_DEPTH):
-        raise CommandError(_too_deep(name))
+        raise ToolError(_too_deep(name))
     return value
 
 

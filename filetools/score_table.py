@@ -1,15 +1,14 @@
-"""A per-hand score table for people, shared by the scoresheet and replay commands."""
+"""A per-hand score table for people, shared by the scoresheet and replay tools."""
 
 from __future__ import annotations
 
 import io
 import json
-import shutil
+from argparse import ArgumentParser
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.management.base import CommandParser, OutputWrapper
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -22,7 +21,7 @@ from scoring.core.ledger import HandResult, Ledger
 FILE_WIDTH = 140
 
 
-def add_format_argument(parser: CommandParser) -> None:
+def add_format_argument(parser: ArgumentParser) -> None:
     parser.add_argument(
         "--format",
         choices=("table", "json"),
@@ -31,19 +30,17 @@ def add_format_argument(parser: CommandParser) -> None:
     )
 
 
-def write_result(
-    stdout: OutputWrapper,
+def result_text(
     output_format: str,
     document: Callable[[], Mapping[str, Any]],
     table: Callable[[int | None], str],
-) -> None:
-    """The command's result as ``--format`` asks: the JSON ``document()``, or ``table(width)``
-    at the terminal's width (``None`` for a file or a pipe)."""
+    width: int | None,
+) -> str:
+    """The tool's result as ``--format`` asks: the JSON ``document()``, or ``table(width)``
+    (``width`` is the terminal's, ``None`` for a file or a pipe)."""
     if output_format == "json":
-        stdout.write(json.dumps(document(), indent=2))
-    else:
-        width = shutil.get_terminal_size().columns if stdout.isatty() else None
-        stdout.write(table(width), ending="")
+        return json.dumps(document(), indent=2) + "\n"
+    return table(width)
 
 
 @dataclass(frozen=True, slots=True)

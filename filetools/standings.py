@@ -1,0 +1,66 @@
+"""``standings FILE [--tiebreaks a,b] [--format json|table]``: a competition file's
+standings (docs/formats.md, "Competition files")."""
+
+from __future__ import annotations
+
+import json
+from argparse import ArgumentParser
+from collections.abc import Mapping
+from typing import Any, TextIO
+
+from leagues.core.errors import LeagueError
+from leagues.core.standings import Standings
+
+from .competition_input import read_competition_file
+from .errors import ToolError
+from .tool import FileTool
+
+
+def add_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="competition file (the JSON export)")
+    parser.add_argument("--tiebreaks", help="comma-separated tie-break order")
+    parser.add_argument("--format", choices=("json", "table"), default="table")
+
+
+def run(options: Mapping[str, Any], stdin: TextIO, width: int | None) -> str:
+    competition = read_competition_file(options["file"])
+    tiebreaks = None
+    if options.get("tiebreaks") is not None:
+        tiebreaks = [t for t in options["tiebreaks"].split(",") if t]
+    try:
+        standings = competition.standings(tiebreaks)
+    except LeagueError as error:
+        raise ToolError(f"--tiebreaks: {error.message}") from None
+    if options["format"] == "json":
+        return json.dumps(standings.as_dict(), indent=2) + "\n"
+    return table_text(standings)
+
+
+def table_text(standings: Standings) -> str:
+    # A column per declared tie-break, so the table shows why tied entrants are ordered as
+    # they are; lots (always last) has no value to show.
+    shown = [name for name in standings.tiebreaks if name != "lots"]
+    width = {name: max(len(name), 6) for name in shown}
+    lines = [
+        f"{'#':>3}  {'entrant':<24} {'MP':>4} {'GP':>7} {'diff':>7}"
+        + "".join(f" {name:>{width[name]}}" for name in shown)
+    ]
+    for row in standings.rows:
+        values = {name: row.tiebreaks.get(name) for name in shown}
+        lines.append(
+            f"{row.rank:>3}  {row.entrant:<24} {row.match_points:>4} {row.game_points:>7} "
+            f"{row.point_differential:>7}"
+            + "".join(
+                f" {'-' if values[name] is None else values[name]:>{width[name]}}" for name in shown
+            )
+            + ("  (withdrawn)" if row.withdrawn else "")
+        )
+    return "".join(f"{line}\n" for line in lines)
+
+
+TOOL = FileTool(
+    name="standings",
+    help="Standings of a competition file (the export format), without the database.",
+    add_arguments=add_arguments,
+    run=run,
+)

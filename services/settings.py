@@ -284,10 +284,22 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-# Serve straight from the apps' static/ folders, so no collectstatic step is needed to run
-# (nor is STATIC_ROOT, which only exists after a collectstatic: don't warn about it).
-WHITENOISE_USE_FINDERS = True
+STATIC_ROOT = Path(env_str("SPADES_STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+# SPADES_STATIC_MANIFEST=1 (the image sets it after its collectstatic, docs/operations.md
+# "Static files"): {% static %} names content-hashed, gzip-compressed copies in
+# STATIC_ROOT, which whitenoise serves with a year's max-age. Off (bin/run, the tests):
+# served straight from the apps' static/ folders, so no collectstatic step is needed to
+# run (nor is STATIC_ROOT, which only exists after a collectstatic: don't warn about it).
+STATIC_MANIFEST = env_bool("SPADES_STATIC_MANIFEST", False)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "services.static_storage.HashedStaticStorage"
+        if STATIC_MANIFEST
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 warnings.filterwarnings("ignore", message="No directory at: .*staticfiles")
 
 # ---------------------------------------------------------------- REST API

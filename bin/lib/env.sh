@@ -9,6 +9,7 @@
 #   spades_ensure_chromium    # Debian's chromium for the e2e tests (exports SPADES_CHROMIUM)
 #   spades_ensure_axe         # axe-core from package-lock.json into node_modules (e2e a11y check)
 #   spades_ensure_docker_compose  # Debian's docker-compose for the compose-file check
+#   spades_ensure_nginx       # Debian's nginx binary for the proxy sample's `nginx -t`
 #   trap spades_stop_started_services EXIT
 #
 # Services are found in this order, and only those this script started are stopped:
@@ -363,6 +364,32 @@ spades_ensure_axe() {
 spades_ensure_docker_compose() {
     command -v docker-compose >/dev/null && return 0
     (spades_apt_install docker-compose) || spades_log "warning: could not install docker-compose; the compose check will be skipped"
+}
+
+# ---------------------------------------------------------------- nginx (proxy sample test)
+# tests/unit/test_proxy_sample.py runs `nginx -t` on deploy/nginx/spades.conf. Debian's
+# nginx package is unpacked into .run/nginx (apt-get download + dpkg -x): the binary
+# only, no service started, nothing listening. Exports SPADES_NGINX.
+spades_ensure_nginx() {
+    if command -v nginx >/dev/null; then
+        SPADES_NGINX="$(command -v nginx)"
+    else
+        local dir="$SPADES_RUN_DIR/nginx"
+        if [ ! -x "$dir/usr/sbin/nginx" ] && command -v apt-get >/dev/null; then
+            spades_log "unpacking Debian's nginx into .run/nginx (for the proxy sample test)"
+            mkdir -p "$dir/debs"
+            (cd "$dir/debs" && { apt-get download nginx >/dev/null 2>&1 \
+                || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1 \
+                    && apt-get download nginx >/dev/null 2>&1; }; }) \
+                && dpkg -x "$dir"/debs/nginx_*.deb "$dir" \
+                || spades_log "warning: could not unpack nginx; the nginx -t check will be skipped"
+        fi
+        [ -x "$dir/usr/sbin/nginx" ] && SPADES_NGINX="$dir/usr/sbin/nginx"
+    fi
+    if [ -n "${SPADES_NGINX:-}" ]; then
+        export SPADES_NGINX
+    fi
+    return 0
 }
 
 # ---------------------------------------------------------------- teardown

@@ -24,6 +24,9 @@ from django.db import connection
 from services.testing import LOCAL_ONLY_SECRET_KEY
 from services.testing.processes import ROOT, database_env, free_port, web_process
 
+# The live tests' committing test database, for the child processes.
+from tests.integration.live.conftest import live_db  # noqa: F401
+
 PAGES = ("/", "/calculator/", "/competitions/", "/competitions/new/", "/admin/login/")
 HASHED = re.compile(r"\.[0-9a-f]{12}\.(js|css|svg)$")
 # Import and re-export statements with a relative specifier, as the client writes them.
@@ -60,11 +63,13 @@ def static_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def site(
     static_root: Path,
-    django_db_setup: Any,
+    request: pytest.FixtureRequest,
     django_db_blocker: Any,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[str]:
-    """A web process on the test database, DEBUG off, serving the collected files."""
+    """A web process on the test database (the live tests' ``live_db``), DEBUG off,
+    serving the collected files."""
+    request.getfixturevalue("live_db")
     with django_db_blocker.unblock():
         env = database_env(connection.settings_dict, settings.REDIS_URL)
     port = free_port()

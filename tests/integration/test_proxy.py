@@ -163,3 +163,6 @@ def test_the_proxy_serves_tls_and_websockets_and_logs_no_token(
     # Nor the error log, where nginx writes whole request lines (a dropped socket is one).
     errors = (folder / "spades.error.log").read_text()
     assert not [secret for secret in secrets if secret in errors], errors
+    # Behind it, the web's own access log (daphne's) names a socket by its path alone.
+    web_log = (folder / "web.log").read_text()
+    assert "WSCONNECT /ws/tables/" in web_log and secrets[1] not in web_log

@@ -88,9 +88,7 @@ def refused(path: Path, command: str, *extra: str) -> str:
 def test_a_bad_file_is_refused_with_the_line_and_the_reason(tmp_path: Path, command: str) -> None:
     not_json = tmp_path / "broken.json"
     not_json.write_text('{\n  "format": "spades-competition",\n  "version": 1,,\n}')
-    assert refused(not_json, command).startswith(
-        f"{not_json}:3: column 16: not JSON: "
-    )
+    assert refused(not_json, command).startswith(f"{not_json}:3: column 16: not JSON: ")
 
     document: dict[str, Any] = copy.deepcopy(GOOD)
     document["results"][0]["east_west"] = "Z"
@@ -99,8 +97,7 @@ def test_a_bad_file_is_refused_with_the_line_and_the_reason(tmp_path: Path, comm
     unknown.write_text(text)
     line = 1 + text.splitlines().index('      "east_west": "Z",')
     assert refused(unknown, command) == (
-        f"{unknown}:{line}: $.results[0].east_west: "
-        "'Z' is not an entrant of this competition."
+        f"{unknown}:{line}: $.results[0].east_west: 'Z' is not an entrant of this competition."
     )
     # A missing field: the line of the object it is missing from.
     del document["rounds"][0]["matches"][0]["board"]

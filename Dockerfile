@@ -1,7 +1,7 @@
 # One image for every process of docker-compose.yml (web, worker, projector, scheduler),
 # installed exactly as bin/test installs the checkout it tests (bin/lib/env.sh): every
 # package from requirements/lock.txt, each checked against its hash, then the project
-# itself without resolving anything (tests/unit/test_image.py holds the two to each other).
+# itself without resolving anything (tests/unit/test_image.py holds the two together).
 FROM python:3.11-slim
 ENV PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 \
     DJANGO_SETTINGS_MODULE=services.settings
@@ -13,9 +13,9 @@ COPY . /app
 # The lock pins the build backend too (setuptools, wheel): no isolated build env fetches
 # another one. Installs the `spades-tools` console script (docs/formats.md).
 RUN pip install --no-deps --no-build-isolation /app
-# Hashed, gzip-compressed static files in /app/staticfiles, served by whitenoise with a
-# year's max-age (docs/operations.md, "Static files"). collectstatic reads the settings
-# but no secret and no database: DEBUG=1 only lets the settings load without a key here.
+# Hashed, gzip-compressed static files in /app/staticfiles, served by whitenoise as
+# immutable for ten years (docs/operations.md, "Static files"). collectstatic reads the
+# settings but no secret and no database: DEBUG=1 only lets them load without a key here.
 RUN SPADES_STATIC_MANIFEST=1 DEBUG=1 python manage.py collectstatic --noinput
 ENV SPADES_STATIC_MANIFEST=1
 # Every process runs as this unprivileged user; the code and static files stay root's

@@ -287,7 +287,7 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("SPADES_STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 # SPADES_STATIC_MANIFEST=1 (the image sets it after its collectstatic, docs/operations.md
 # "Static files"): {% static %} names content-hashed, gzip-compressed copies in
-# STATIC_ROOT, which whitenoise serves with a year's max-age. Off (bin/run, the tests):
+# STATIC_ROOT, which whitenoise serves as immutable for ten years. Off (bin/run, tests):
 # served straight from the apps' static/ folders, so no collectstatic step is needed to
 # run (nor is STATIC_ROOT, which only exists after a collectstatic: don't warn about it).
 STATIC_MANIFEST = env_bool("SPADES_STATIC_MANIFEST", False)

@@ -2,7 +2,7 @@
 
 whitenoise's manifest storage: ``collectstatic`` writes each file under a name with its
 content's hash (``play.3f2a1c9d0b7e.js``) plus a gzip copy, and ``{% static %}`` names
-the hashed file, which whitenoise serves as immutable (max-age of a year).
+the hashed file, which whitenoise serves as immutable (a ten-year max-age).
 
 The browser client's ES modules import each other by relative path
 (``import { api } from "./api.js";``). Left alone, a hashed ``page.<hash>.js`` would load

@@ -27,8 +27,8 @@ from services.testing.processes import ROOT, database_env, free_port, web_proces
 # The live tests' committing test database, for the child processes.
 from tests.integration.live.conftest import live_db  # noqa: F401
 
-PAGES = ("/", "/calculator/", "/competitions/", "/competitions/new/", "/admin/login/")
-HASHED = re.compile(r"\.[0-9a-f]{12}\.(js|css|svg)$")
+PAGES = ("/", "/calculator/", "/competitions/", "/competitions/new/", "/admin/login/", "/api/docs/")
+HASHED = re.compile(r"\.[0-9a-f]{12}\.\w+$")
 # Import and re-export statements with a relative specifier, as the client writes them.
 IMPORT = re.compile(r"""(?m)^(?:import|export)\b[^;]*?from\s*["'](\.{1,2}/[^"']+)["']\s*;""")
 # whitenoise's max-age for a file whose name carries its hash: ten years, immutable.

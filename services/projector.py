@@ -297,8 +297,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(0 if healthy else 1)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "services.settings")
-    django.setup()
     set_process_name("projector")
+    django.setup()
     serve_process_metrics("projector")
     settle_after_startup()
     projector = Projector(args.poll)

@@ -19,6 +19,7 @@ import os
 import sys
 from pathlib import Path
 
+import django
 from django.conf import settings
 
 from services.celery import app
@@ -64,6 +65,11 @@ def main(argv: list[str] | None = None) -> None:
     if args == ["--check-alive"]:
         raise SystemExit(0 if beat_is_alive() else 1)
     set_process_name("scheduler")
+    # Django's logging (LOG_FORMAT) and its capture of warnings, before beat writes a line.
+    django.setup()
+    # The schedule and its lock live in the broker's Redis (named here: RedBeat warns when
+    # it has to fall back to the broker's URL by itself).
+    app.conf.redbeat_redis_url = settings.CELERY_BROKER_URL
     watch_scheduler()
     app.start(beat_arguments(args))
 

@@ -267,8 +267,6 @@ CACHES = {
 
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", REDIS_URL)
-# The scheduler's schedule and lock (celery-redbeat, services/celery.py): the broker's Redis.
-CELERY_REDBEAT_REDIS_URL = CELERY_BROKER_URL
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -367,6 +365,9 @@ LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
 LOG_FORMAT = env_str("LOG_FORMAT", "plain").strip().lower()
 if LOG_FORMAT not in {"plain", "json"}:
     raise ImproperlyConfigured(f"LOG_FORMAT must be plain or json, got {LOG_FORMAT!r}")
+LOGGING_CONFIG = (
+    "telemetry.logs.configure_json" if LOG_FORMAT == "json" else "logging.config.dictConfig"
+)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

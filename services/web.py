@@ -25,7 +25,9 @@ def daphne_arguments(extra: list[str]) -> list[str]:
     port = os.environ.get("SPADES_HTTP_PORT", "8000")
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise SystemExit(f"SPADES_HTTP_PORT must be a TCP port number, got {port!r}")
-    return ["--bind", host, "--port", port, *extra, ASGI_APPLICATION]
+    # Verbosity 0: no access log of daphne's own (raw lines with the proxy's address; the
+    # app writes its own, services/request_log.py); the log level is LOG_LEVEL all the same.
+    return ["--bind", host, "--port", port, "--verbosity", "0", *extra, ASGI_APPLICATION]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -22,6 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import django
 from django.conf import settings
 
 from services.celery import app, bots_queue, timers_queue
@@ -98,8 +99,10 @@ def main(argv: list[str] | None = None) -> None:
     lower_priority()
     set_process_name("worker")
     use_multiprocess_metrics()
+    # Django's logging (LOG_FORMAT) and its capture of warnings, before Celery's first one.
+    django.setup()
     # Imported only now: prometheus-client decides where metric values live (here: files
-    # every prefork child adds to) when it is first imported, so after the line above.
+    # every prefork child adds to) when it is first imported, so after use_multiprocess_metrics.
     from services.process_metrics import watch_worker
 
     watch_worker()

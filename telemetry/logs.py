@@ -14,6 +14,7 @@ carries it into ``sync_to_async`` threads and back.
 from __future__ import annotations
 
 import logging
+import logging.config
 import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -80,6 +81,14 @@ def scope(request_id: object = None, **ids: object) -> Iterator[str]:
         yield begin(request_id, **ids)
     finally:
         _context.reset(token)
+
+
+def configure_json(config: dict[str, object]) -> None:
+    """Django's ``LOGGING_CONFIG`` with JSON lines: the dict config, and Python's warnings
+    as log records (logger ``py.warnings``), so no line a warning prints escapes the
+    format."""
+    logging.config.dictConfig(config)
+    logging.captureWarnings(True)
 
 
 class JsonFormatter(logging.Formatter):

@@ -43,7 +43,6 @@ def init_error_reporting(
         environment=environment,
         release=release or None,
         traces_sample_rate=traces_sample_rate,
-        send_default_pii=False,
         integrations=[
             DjangoIntegration(),
             CeleryIntegration(),

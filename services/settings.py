@@ -430,9 +430,12 @@ except ValueError:
     raise ImproperlyConfigured("SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1") from None
 if not 0.0 <= SENTRY_TRACES_SAMPLE_RATE <= 1.0:
     raise ImproperlyConfigured("SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1")
-init_error_reporting(
-    SENTRY_DSN,
-    environment=env_str("SENTRY_ENVIRONMENT", "production"),
-    release=env_str("SENTRY_RELEASE", ""),
-    traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE,
-)
+try:
+    init_error_reporting(
+        SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        release=env_str("SENTRY_RELEASE", ""),
+        traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE,
+    )
+except ValueError as exc:  # sentry-sdk's BadDsn
+    raise ImproperlyConfigured(f"SENTRY_DSN is not a Sentry DSN: {exc}") from None

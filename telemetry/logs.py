@@ -25,7 +25,7 @@ from types import MappingProxyType
 import orjson
 
 #: The ids a context may hold (docs/operations.md, "Logs").
-FIELDS = ("request_id", "table_id", "command_id", "competition_id", "projection")
+FIELDS = ("request_id", "table_id", "command_id", "competition_id")
 MAX_VALUE_LENGTH = 200
 
 _EMPTY: Mapping[str, str] = MappingProxyType({})

@@ -88,10 +88,34 @@ def use_multiprocess_metrics() -> Path:
         for stale in folder.glob("*.db"):
             stale.unlink()
         return folder
-    folder = Path(tempfile.mkdtemp(prefix="spades-worker-metrics-"))
+    forget_crashed_workers_metrics()
+    folder = Path(tempfile.mkdtemp(prefix=f"{METRICS_DIR_PREFIX}{os.getpid()}-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     os.environ[MULTIPROCESS_DIR_VARIABLE] = str(folder)
     return folder
+
+
+METRICS_DIR_PREFIX = "spades-worker-metrics-"
+
+
+def forget_crashed_workers_metrics() -> None:
+    """Remove the temporary metrics folders of workers that died without their exit
+    handler (killed): each is named after its worker's PID (this process's own PID names
+    a folder of an earlier life, e.g. PID 1 of a restarted container)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{METRICS_DIR_PREFIX}*-*"):
+        pid = folder.name.removeprefix(METRICS_DIR_PREFIX).split("-", 1)[0]
+        if pid.isdigit() and (int(pid) == os.getpid() or not pid_alive(int(pid))):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
 
 
 def main(argv: list[str] | None = None) -> None:

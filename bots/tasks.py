@@ -9,6 +9,8 @@ from celery import shared_task
 
 from bots.turns import play_bot_turn as play
 from games.live.connections import ensure_sound_connection
+from telemetry.logs import bind
+from telemetry.metrics import count_bot_turn
 
 
 @shared_task(name="bots.tasks.play_bot_turn", ignore_result=True, acks_late=True)
@@ -21,5 +23,8 @@ def play_bot_turn(table_id: str, version: int) -> dict[str, Any]:
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise ValueError(f"version must be a positive integer, got {version!r}")
     table_id = str(uuid.UUID(str(table_id)))
+    bind(table_id=table_id)
     # Celery logs the returned outcome (played / stale / not_due / duplicate).
-    return play(table_id, version).as_dict()
+    outcome = play(table_id, version)
+    count_bot_turn(outcome.outcome)
+    return outcome.as_dict()

@@ -34,6 +34,7 @@ from games.services.table_commands import (
     execute,
 )
 from games.services.table_state import parse_table_id, put_back, take_state
+from telemetry.metrics import bot_decision
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +90,8 @@ def play_bot_turn(table_id: str, version: int) -> BotTurnOutcome:
         view = seat_view(state.hand, seat, state.team_totals(), state.team_bags())
     strategy = get_strategy(level)
     seed = turn_seed(table_id, version, seat)
-    decision = strategy.decide(view, seed)
+    with bot_decision(level):
+        decision = strategy.decide(view, seed)
     try:
         result = call_move(
             table_id,

@@ -38,6 +38,7 @@ from eventstore.hashing import (
 from eventstore.reading import EVENT_COLUMNS, stored_event
 from eventstore.records import AppendResult, NewEvent, StoredEvent
 from eventstore.signals import events_committed
+from telemetry.metrics import count_appended
 
 MAX_ID_LENGTH = 200
 
@@ -387,6 +388,7 @@ def append(
         )
     ]
     facts = dict(context) if context else {}
+    connections[DEFAULT_DB_ALIAS].on_commit(lambda: count_appended(stored))
     connections[DEFAULT_DB_ALIAS].on_commit(
         lambda: events_committed.send(
             sender=None, stream_id=stream_id, events=stored, context=facts

@@ -33,10 +33,12 @@ __all__ = [
     "CompactEvent",
     "Progress",
     "Projection",
+    "broken_stream_counts",
     "broken_streams",
     "catch_up",
     "checkpoint_of",
     "get_projection",
+    "lag_of",
     "mark_broken",
     "rebuild",
     "register_projection",
@@ -218,11 +220,8 @@ def _like_prefix(prefix: str) -> str:
     return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
-def _batch_query(projection: Projection, params: list[Any]) -> tuple[str, list[Any]]:
-    """The batch's SQL and parameters, with the projection's filters (if any)."""
-    columns = COMPACT_COLUMNS if projection.compact else EVENT_COLUMNS
-    if not projection.stream_prefixes and not projection.event_types:
-        return (COMPACT_BATCH_SQL if projection.compact else FULL_BATCH_SQL), params
+def _filters(projection: Projection) -> tuple[str, list[Any]]:
+    """The SQL (``AND ...``) and parameters of the projection's filters (empty: none)."""
     filters, extra = "", []
     if projection.stream_prefixes:
         filters += "\n   AND stream_id LIKE ANY(%s)"
@@ -230,8 +229,45 @@ def _batch_query(projection: Projection, params: list[Any]) -> tuple[str, list[A
     if projection.event_types:
         filters += "\n   AND type = ANY(%s)"
         extra.append(list(projection.event_types))
+    return filters, extra
+
+
+def _batch_query(projection: Projection, params: list[Any]) -> tuple[str, list[Any]]:
+    """The batch's SQL and parameters, with the projection's filters (if any)."""
+    columns = COMPACT_COLUMNS if projection.compact else EVENT_COLUMNS
+    if not projection.stream_prefixes and not projection.event_types:
+        return (COMPACT_BATCH_SQL if projection.compact else FULL_BATCH_SQL), params
+    filters, extra = _filters(projection)
     sql = BATCH_SQL.format(columns=columns, filters=filters)
     return sql, [*params[:3], *extra, params[3]]
+
+
+#: Events counted behind a checkpoint at most (a longer lag reads as this many).
+LAG_COUNT_LIMIT = 100_000
+
+LAG_SQL = """
+SELECT count(*), EXTRACT(EPOCH FROM now() - min(recorded_at))::float8
+  FROM (SELECT recorded_at
+          FROM eventstore_event
+         WHERE (tx_id, position) > (%s::text::xid8, %s){filters}
+         ORDER BY tx_id, position
+         LIMIT %s) AS behind
+"""
+
+
+def lag_of(projection: Projection) -> tuple[int, float]:
+    """How far ``projection`` is behind the log: the committed events it has yet to read
+    (at most ``LAG_COUNT_LIMIT``) and the age in seconds of the oldest one (0 when none).
+    Read-only: the metrics and the readiness check (``services.metrics``, ``.health``)."""
+    last_tx, last_position = checkpoint_of(projection.name)
+    filters, extra = _filters(projection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            LAG_SQL.format(filters=filters),
+            [str(last_tx), last_position, *extra, LAG_COUNT_LIMIT],
+        )
+        count, seconds = cursor.fetchone()
+    return int(count), max(0.0, float(seconds or 0.0))
 
 
 SAVE_SQL = """
@@ -406,6 +442,15 @@ def broken_streams(name: str) -> list[tuple[str, int, str]]:
             [name],
         )
         return [(row[0], row[1], row[2]) for row in cursor.fetchall()]
+
+
+def broken_stream_counts() -> dict[str, int]:
+    """Per projection, how many streams it set aside (projections with none are absent)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT projection, count(*) FROM eventstore_brokenstream GROUP BY projection"
+        )
+        return {row[0]: int(row[1]) for row in cursor.fetchall()}
 
 
 def _forget_broken(name: str) -> None:

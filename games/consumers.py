@@ -50,6 +50,7 @@ from games.live.presence import REPEATS, announce_seated_player, is_seated_in_lo
 from games.live.rendered_updates import events_since, notified_events, shared_update, table_state
 from games.live.tables import table_version
 from services.api.parsers import loads_safely
+from telemetry.metrics import observe_commit_to_socket
 
 T = TypeVar("T")
 
@@ -322,6 +323,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         }
         if committed_at is not None:
             message["committed_at"] = committed_at
+            observe_commit_to_socket(committed_at)
         self.last_sent = version
         message["sent_at"] = time.time()
         await self.send_json(message)

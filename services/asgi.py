@@ -1,6 +1,9 @@
 """ASGI entry point: HTTP (Django) and WebSocket (Channels). Served by daphne (services.web).
 
 WebSocket authentication: the session (AuthMiddlewareStack) or a DRF token in ``?token=``.
+Outermost, ``services.proxies.TrustedProxyMiddleware`` makes every HTTP request and
+WebSocket connection its real client's (``TRUSTED_PROXIES``); inside it, Sentry's ASGI
+middleware when ``SENTRY_DSN`` is set (``telemetry.errors``).
 """
 
 import os
@@ -18,7 +21,9 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from games.live.auth import TokenAuthMiddleware  # noqa: E402
+from services.proxies import TrustedProxyMiddleware  # noqa: E402
 from services.routing import websocket_urlpatterns  # noqa: E402
+from telemetry.errors import reporting_asgi  # noqa: E402
 
 http_app = django_asgi_app
 if settings.DEBUG:
@@ -27,13 +32,17 @@ if settings.DEBUG:
 
     http_app = ASGIStaticFilesHandler(django_asgi_app)
 
-application = ProtocolTypeRouter(
-    {
-        "http": http_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
-        ),
-    }
+application = TrustedProxyMiddleware(
+    reporting_asgi(
+        ProtocolTypeRouter(
+            {
+                "http": http_app,
+                "websocket": AllowedHostsOriginValidator(
+                    AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+                ),
+            }
+        )
+    )
 )
 
 # Load the URL patterns (and with them the views) now, then take everything loaded so

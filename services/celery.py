@@ -1,5 +1,10 @@
 """Celery application ``services``: broker is REDIS_URL (see settings.CELERY_*).
 
+Beat runs RedBeat's scheduler (celery-redbeat): the schedule and a lock live in Redis, so
+two schedulers may run and only the one holding the lock sends the jobs; the other
+stands by and takes over when the lock is released (a clean stop) or lapses
+(``SPADES_BEAT_LOCK_TIMEOUT`` seconds after a crash). docs/operations.md, "Scheduler".
+
 Queues: ``bots`` carries bot moves (``bots.tasks.play_bot_turn``); ``timers`` carries the
 scheduler's periodic jobs (the bot watchdog ``bots.watchdog.redispatch_overdue_bots``, the
 turn timers ``games.live.tasks.expire_turn_timers``, the competitions' round schedule
@@ -10,9 +15,18 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import after_setup_logger, worker_process_init, worker_ready
+from celery.signals import (
+    after_setup_logger,
+    after_setup_task_logger,
+    task_postrun,
+    task_prerun,
+    worker_process_init,
+    worker_ready,
+)
+from django.conf import settings
 
 from services.heap import settle_after_startup
+from telemetry.logs import JsonFormatter, begin, clear
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "services.settings")
 
@@ -93,6 +107,15 @@ app.conf.beat_schedule = {
         "options": {"expires": ROUND_SCHEDULE_INTERVAL, "queue": TIMERS_QUEUE},
     },
 }
+# RedBeat (see above). Beat wakes at least every second (the jobs run every 0.5 to 60 s);
+# a standby asks for the lock as often. Keys under the queue prefix, as the queues.
+app.conf.beat_scheduler = "redbeat.RedBeatScheduler"
+app.conf.beat_max_loop_interval = 1.0
+app.conf.redbeat_key_prefix = os.environ.get("SPADES_QUEUE_PREFIX", "") + "spades-redbeat"
+_lock_timeout = os.environ.get("SPADES_BEAT_LOCK_TIMEOUT", "10").strip()
+if not _lock_timeout.isdigit() or not 2 <= int(_lock_timeout) <= 600:
+    raise SystemExit(f"SPADES_BEAT_LOCK_TIMEOUT must be 2 to 600 seconds, got {_lock_timeout!r}")
+app.conf.redbeat_lock_timeout = int(_lock_timeout)
 app.autodiscover_tasks()
 
 # One bot move is one task: Celery's "Task ... received" and "... succeeded" lines at INFO
@@ -102,11 +125,33 @@ PER_TASK_LOGGERS = ("celery.app.trace", "celery.worker.strategy")
 
 
 @after_setup_logger.connect
-def quiet_per_task_logs(**_: object) -> None:
-    """Keep Celery's per-task INFO lines out of the log (see PER_TASK_LOGGERS)."""
+def quiet_per_task_logs(logger: logging.Logger | None = None, **_: object) -> None:
+    """Keep Celery's per-task INFO lines out of the log (see PER_TASK_LOGGERS); write
+    Celery's lines in the platform's format (``LOG_FORMAT``)."""
     if os.environ.get("SPADES_LOG_EACH_TASK", "").strip() not in {"1", "true", "yes"}:
         for name in PER_TASK_LOGGERS:
             logging.getLogger(name).setLevel(logging.WARNING)
+    use_log_format(logger)
+
+
+@after_setup_task_logger.connect
+def use_log_format(logger: logging.Logger | None = None, **_: object) -> None:
+    """Celery sets up handlers of its own (root and task loggers): with ``LOG_FORMAT=json``
+    they write the JSON lines too."""
+    if logger is not None and settings.LOG_FORMAT == "json":
+        for handler in logger.handlers:
+            handler.setFormatter(JsonFormatter())
+
+
+@task_prerun.connect
+def start_task_log_context(task_id: str | None = None, **_: object) -> None:
+    """A task's log lines carry its id as their request id (and what the task binds)."""
+    begin(task_id)
+
+
+@task_postrun.connect
+def end_task_log_context(**_: object) -> None:
+    clear()
 
 
 @worker_ready.connect

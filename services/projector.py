@@ -44,6 +44,9 @@ from eventstore.signals import events_committed
 from eventstore.subscriptions import Projection, catch_up, registered_projections
 from games.live.commit_subscription import commit_notices
 from services.heap import settle_after_startup
+from services.process_metrics import serve_process_metrics
+from telemetry.logs import begin, set_process_name
+from telemetry.metrics import record_projection
 
 logger = logging.getLogger("services.projector")
 
@@ -85,6 +88,7 @@ class Lane:
 
     def catch_up_all(self) -> int:
         """One round: catch every projection of the lane up; returns events processed."""
+        begin()  # the round's log lines share a request id
         close_old_connections()
         processed = 0
         spent: list[str] = []
@@ -184,6 +188,7 @@ class Projector:
             lane.appended = True
 
     def record(self, name: str, events: int, seconds: float) -> None:
+        record_projection(name, events, seconds)
         with self._timings_lock:
             row = self.timings.setdefault(name, [0, 0, 0.0, 0.0])
             row[0] += 1
@@ -292,7 +297,9 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(0 if healthy else 1)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "services.settings")
+    set_process_name("projector")
     django.setup()
+    serve_process_metrics("projector")
     settle_after_startup()
     projector = Projector(args.poll)
     signal.signal(signal.SIGTERM, projector.stop)

@@ -15,6 +15,8 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from services.dburl import parse_database_url
+from telemetry.errors import init_error_reporting
+from telemetry.networks import Network, parse_networks
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -37,6 +39,14 @@ def env_bool(name: str, default: bool) -> bool:
 
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
+
+
+def env_networks(name: str, default: str) -> list[Network]:
+    """Comma-separated IP addresses or networks (CIDR)."""
+    try:
+        return parse_networks(env_list(name, default))
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name}: {exc}") from None
 
 
 def env_int(name: str, default: int, *, low: int = 0, high: int = 2**31 - 1) -> int:
@@ -73,8 +83,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 # SECURE_PROXY_SSL_HEADER (e.g. "HTTP_X_FORWARDED_PROTO,https"), or every request looks
 # like plain HTTP and SECURE_SSL_REDIRECT loops.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-# The container health check probes plain HTTP on loopback.
-SECURE_REDIRECT_EXEMPT = [r"^api/health$"]
+# The health checks and the metrics scraper probe plain HTTP from inside the deployment.
+SECURE_REDIRECT_EXEMPT = [r"^api/health$", r"^livez$", r"^readyz$", r"^metrics$"]
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, high=2 * 365 * 24 * 3600)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
@@ -113,6 +123,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every request's id, log context, access line and latency (services/request_log.py).
+    "services.request_log.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves /static/ (the browser client's JS and CSS) from daphne too, without a CDN.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -318,9 +330,15 @@ THROTTLE_RATES = {
     # Table commands (bid, play, ...) per user; bots move inside the worker, not over HTTP.
     "commands": env_str("THROTTLE_COMMANDS", "240/min"),
 }
-# The client address is the TCP peer unless that many proxies in front of the web set
-# X-Forwarded-For (DRF's NUM_PROXIES): left at 0, the header cannot fake an address.
-THROTTLE_TRUSTED_PROXIES = env_int("THROTTLE_TRUSTED_PROXIES", 0, high=10)
+# The client address is REMOTE_ADDR: the real client's behind a trusted proxy
+# (TRUSTED_PROXIES, services/proxies.py), else the TCP peer's. DRF never reads
+# X-Forwarded-For itself (NUM_PROXIES 0), so the header cannot fake an address.
+if env_int("THROTTLE_TRUSTED_PROXIES", 0, high=10):
+    raise ImproperlyConfigured(
+        "THROTTLE_TRUSTED_PROXIES was replaced by TRUSTED_PROXIES: the addresses or networks "
+        "of the proxies in front of the web, e.g. TRUSTED_PROXIES=127.0.0.1,10.0.0.0/8 "
+        "(docs/operations.md, 'Behind a proxy'); unset it."
+    )
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -328,7 +346,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
-    "NUM_PROXIES": THROTTLE_TRUSTED_PROXIES,
+    "NUM_PROXIES": 0,
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
@@ -353,17 +371,27 @@ SPECTACULAR_SETTINGS = {
 
 # ---------------------------------------------------------------- logging (stdout)
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+# "plain" lines for people, or "json": one object per line with the request id and the
+# table, command and competition ids where they apply (telemetry/logs.py). Celery's own
+# handlers get the same format (services/celery.py).
+LOG_FORMAT = env_str("LOG_FORMAT", "plain").strip().lower()
+if LOG_FORMAT not in {"plain", "json"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be plain or json, got {LOG_FORMAT!r}")
+LOGGING_CONFIG = (
+    "telemetry.logs.configure_json" if LOG_FORMAT == "json" else "logging.config.dictConfig"
+)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "telemetry.logs.JsonFormatter"},
     },
     "handlers": {
         "stdout": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
-            "formatter": "plain",
+            "formatter": LOG_FORMAT,
         },
     },
     "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
@@ -379,3 +407,47 @@ SPADES_MAX_OPEN_TABLES_PER_USER = int(env_str("SPADES_MAX_OPEN_TABLES_PER_USER",
 SPADES_MAX_BOT_TABLES_PER_USER = int(env_str("SPADES_MAX_BOT_TABLES_PER_USER", "2"))
 # The scheduler abandons an open all-bot table no person has acted at for this long.
 SPADES_BOT_TABLE_IDLE_SECONDS = int(env_str("SPADES_BOT_TABLE_IDLE_SECONDS", "3600"))
+
+# ---------------------------------------------------------------- operations (docs/operations.md)
+# Proxies, metrics, error reports and readiness: this block only.
+
+# The proxies in front of the web (addresses or CIDRs): only from these is X-Forwarded-For
+# (the client) and X-Forwarded-Proto (its scheme) believed, for HTTP and WebSocket alike;
+# every per-address limit then counts the real client (services/proxies.py).
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES", "")
+
+# GET /metrics, and the worker's, projector's and scheduler's metrics ports: only to these
+# client addresses, or with "Authorization: Bearer METRICS_TOKEN" (telemetry/exposition.py).
+METRICS_ALLOWED_ADDRESSES = env_networks("METRICS_ALLOWED_ADDRESSES", "127.0.0.1,::1")
+METRICS_TOKEN = env_str("METRICS_TOKEN", "").strip()
+if METRICS_TOKEN and not 16 <= len(METRICS_TOKEN) <= 256:
+    raise ImproperlyConfigured("METRICS_TOKEN must be 16 to 256 characters long")
+METRICS_BIND = env_str("SPADES_METRICS_BIND", "127.0.0.1")
+METRICS_PORTS = {
+    process: env_int(f"SPADES_{process.upper()}_METRICS_PORT", port, high=65535)
+    for process, port in (("worker", 9101), ("projector", 9102), ("scheduler", 9103))
+}
+
+# /readyz answers 503 while a projection is more than this many seconds behind the log
+# (0: the lag is not checked).
+READYZ_MAX_PROJECTION_LAG_SECONDS = env_int(
+    "READYZ_MAX_PROJECTION_LAG_SECONDS", 120, high=7 * 24 * 3600
+)
+
+# Error reports (telemetry/errors.py): nothing is sent unless SENTRY_DSN is set.
+SENTRY_DSN = env_str("SENTRY_DSN", "").strip()
+try:
+    SENTRY_TRACES_SAMPLE_RATE = float(env_str("SENTRY_TRACES_SAMPLE_RATE", "0") or "0")
+except ValueError:
+    raise ImproperlyConfigured("SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1") from None
+if not 0.0 <= SENTRY_TRACES_SAMPLE_RATE <= 1.0:
+    raise ImproperlyConfigured("SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1")
+try:
+    init_error_reporting(
+        SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        release=env_str("SENTRY_RELEASE", ""),
+        traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE,
+    )
+except ValueError as exc:  # sentry-sdk's BadDsn
+    raise ImproperlyConfigured(f"SENTRY_DSN is not a Sentry DSN: {exc}") from None

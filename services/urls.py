@@ -4,11 +4,17 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from scoring.api.scoresheet import ScoresheetView
 from services.api.views import ApiIndexView, HealthView
+from services.health import livez, readyz
+from services.metrics import metrics_view
 
 handler404 = "services.api.exceptions.api_aware_404"
 handler500 = "services.api.exceptions.api_aware_500"
 
 urlpatterns = [
+    # Operations (docs/operations.md): liveness, readiness, Prometheus metrics.
+    path("livez", livez, name="livez"),
+    path("readyz", readyz, name="readyz"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/", ApiIndexView.as_view(), name="api-index"),
     path("api/health", HealthView.as_view(), name="api-health"),

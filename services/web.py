@@ -2,7 +2,9 @@
 
 ``python -m services.web [daphne options]`` binds ``$SPADES_BIND:$SPADES_HTTP_PORT``
 (default ``127.0.0.1:8000``). ``PORT`` is deliberately ignored: Procfile runners such as
-honcho set it for every process they start.
+honcho set it for every process they start. The access log is the app's own (logger
+``spades.access``: the real client behind a trusted proxy, the request id, no query
+string, in ``LOG_FORMAT``), not daphne's.
 """
 
 from __future__ import annotations
@@ -12,16 +14,20 @@ import sys
 
 from daphne.cli import CommandLineInterface
 
+from telemetry.logs import set_process_name
+
 ASGI_APPLICATION = "services.asgi:application"
 
 
 def daphne_arguments(extra: list[str]) -> list[str]:
-    """The daphne command line for this process: bind address, access log, the app."""
+    """The daphne command line for this process: bind address, the app."""
     host = os.environ.get("SPADES_BIND", "127.0.0.1")
     port = os.environ.get("SPADES_HTTP_PORT", "8000")
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise SystemExit(f"SPADES_HTTP_PORT must be a TCP port number, got {port!r}")
-    return ["--bind", host, "--port", port, "--access-log", "-", *extra, ASGI_APPLICATION]
+    # Verbosity 0: no access log of daphne's own (raw lines with the proxy's address; the
+    # app writes its own, services/request_log.py); the log level is LOG_LEVEL all the same.
+    return ["--bind", host, "--port", port, "--verbosity", "0", *extra, ASGI_APPLICATION]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -29,6 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "services.settings")
     # Requests run in threads of their own: a bounded pool, not a connection per thread.
     os.environ.setdefault("DB_POOL", "1")
+    set_process_name("web")
     CommandLineInterface().run(daphne_arguments(sys.argv[1:] if argv is None else argv))
 
 

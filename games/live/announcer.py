@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import logging
 import os
 import queue
 import threading
@@ -18,6 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from games.live.publisher import flush_publisher
+
+logger = logging.getLogger(__name__)
 
 
 class Announcer:
@@ -35,6 +38,7 @@ class Announcer:
 
     def __init__(self, name: str, handler: Callable[..., None]) -> None:
         self.pid = os.getpid()
+        self.name = name
         self.handler = handler
         self.queue: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
         self.idle = threading.Event()
@@ -81,6 +85,8 @@ class Announcer:
                     continue
                 try:
                     self.handler(batch, loop)
+                except Exception:  # the thread must live on: later commits need it
+                    logger.exception("announcer %s: a batch of %d failed", self.name, len(batch))
                 finally:
                     with self.lock:
                         self.pending -= len(batch)

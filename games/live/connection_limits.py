@@ -22,6 +22,8 @@ from typing import Any
 import redis.asyncio as redis
 from django.conf import settings
 
+from telemetry.edges import socket_closed, socket_opened, socket_refused
+
 logger = logging.getLogger(__name__)
 
 #: WebSocket close code over the cap (4000 + the HTTP status of the same refusal).
@@ -74,9 +76,10 @@ def over_cap_message(scope: dict[str, Any]) -> str:
 class ConnectionSlot:
     """One connection's place under the cap, renewed until :meth:`release`."""
 
-    def __init__(self, key: str, member: str) -> None:
+    def __init__(self, key: str, member: str, scope: dict[str, Any]) -> None:
         self.key = key
         self.member = member
+        self.kind = socket_opened(scope)
         self.renewing = asyncio.ensure_future(self._renew())
 
     async def _renew(self) -> None:
@@ -91,6 +94,7 @@ class ConnectionSlot:
 
     async def release(self) -> None:
         """Give the slot back (on disconnect)."""
+        socket_closed(self.kind)
         self.renewing.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.renewing
@@ -113,5 +117,5 @@ async def claim_slot(scope: dict[str, Any], connection_id: str) -> ConnectionSlo
         claimed = await _client().eval(_CLAIM, 1, key, now, now + ttl, cap, connection_id, ttl)
     except redis.RedisError as exc:
         logger.warning("WebSocket connection cap not checked (%s): %s", key, exc)
-        return ConnectionSlot(key, connection_id)
-    return ConnectionSlot(key, connection_id) if claimed else None
+        return ConnectionSlot(key, connection_id, scope)
+    return ConnectionSlot(key, connection_id, scope) if claimed else socket_refused(scope)

@@ -27,6 +27,8 @@ from typing import Any
 import redis
 from django.conf import settings
 
+from telemetry.metrics import count_notices_dropped
+
 logger = logging.getLogger(__name__)
 
 LINGER_SECONDS = 0.002
@@ -85,6 +87,7 @@ class Publisher:
             except Exception:  # never let the thread die: later notices still matter
                 logger.exception("commit notices: %d dropped", len(batch))
                 self.dropped += len(batch)
+                count_notices_dropped(len(batch))
             with self.lock:
                 if not self.pending:
                     self.idle.set()
@@ -95,6 +98,7 @@ class Publisher:
             return
         if time.monotonic() < self.retry_at:
             self.dropped += len(batch)
+            count_notices_dropped(len(batch))
             return
         try:
             connection = self.connect()
@@ -110,7 +114,10 @@ class Publisher:
             self.disconnect()
             self.retry_at = time.monotonic() + RETRY_AFTER_SECONDS
             self.dropped += len(batch)
-            logger.warning("commit notices dropped (%d), Redis unreachable: %s", len(batch), exc)
+            count_notices_dropped(len(batch))
+            # An error (Sentry reports it, docs/operations.md): live updates wait for the
+            # sockets' resync until Redis answers again; at most one line per retry delay.
+            logger.error("commit notices dropped (%d), Redis unreachable: %s", len(batch), exc)
 
     def connect(self) -> Any:
         """The flusher's connection (made on first use and after a failure)."""

@@ -34,6 +34,7 @@ from games.engine.errors import IllegalMove
 from games.engine.rules import RulesError
 from games.models import Table, TableSecret
 from scoring.services.presets import resolve
+from telemetry.edges import command as command_span
 
 from .actors import Actor, actor_ref
 from .command_runner import (
@@ -85,7 +86,8 @@ def execute(
     nothing is retried); without it a command that lost a race is re-decided on the new
     state.  ``command_id``: text of 1 to 200 characters that makes the command idempotent.
     """
-    return command.run(actor, expected_version, command_id)
+    with command_span(command.name, command.table_id, command_id):
+        return command.run(actor, expected_version, command_id)
 
 
 # ---------------------------------------------------------------- commands

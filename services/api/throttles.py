@@ -21,6 +21,8 @@ from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from telemetry.metrics import count_throttled
+
 THROTTLE_CACHE = "throttle"
 
 
@@ -37,12 +39,17 @@ class RedisRateThrottle(SimpleRateThrottle):
     def key(self, ident: str) -> str:
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
+    def throttle_failure(self) -> bool:
+        count_throttled(str(self.scope))
+        return False
+
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         raise NotImplementedError
 
 
 class ClientAddressThrottle(RedisRateThrottle):
-    """Counts per client address (``THROTTLE_TRUSTED_PROXIES`` decides which one)."""
+    """Counts per client address: the real client's behind a trusted proxy
+    (``TRUSTED_PROXIES``, ``services.proxies``), else the TCP peer's."""
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         return self.key(self.get_ident(request))

@@ -1,13 +1,7 @@
-"""API index and health check."""
+"""API index and health check (the checks are ``services.health``'s)."""
 
 from __future__ import annotations
 
-import logging
-from typing import Any
-
-import redis
-from django.conf import settings
-from django.db import connection
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -16,31 +10,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-logger = logging.getLogger(__name__)
-
-
-def check_database() -> dict[str, Any]:
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-    except Exception as exc:  # any failure means "not ok"; reported, not raised
-        logger.warning("health: database check failed: %s", exc)
-        return {"ok": False, "error": exc.__class__.__name__}
-    return {"ok": True, "vendor": connection.vendor}
-
-
-def check_redis() -> dict[str, Any]:
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
-    try:
-        client.ping()
-    except Exception as exc:
-        logger.warning("health: redis check failed: %s", exc)
-        return {"ok": False, "error": exc.__class__.__name__}
-    finally:
-        client.close()
-    return {"ok": True}
-
+from services.health import check_database, check_redis
 
 _check = inline_serializer(
     "HealthCheck",
@@ -49,7 +19,9 @@ _check = inline_serializer(
 
 
 class HealthView(APIView):
-    """``GET /api/health``: 200 when PostgreSQL and Redis answer, 503 otherwise."""
+    """``GET /api/health``: 200 when PostgreSQL and Redis answer, 503 otherwise (kept for
+    API clients; orchestrators ask ``/readyz``, which also checks migrations and the
+    projections' lag)."""
 
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []

@@ -89,6 +89,10 @@ def live_env(live_db: None) -> Iterator[dict[str, str]]:
             "SPADES_TURN_TIMER_INTERVAL": "0.5",
             "SPADES_BOT_OVERDUE_SECONDS": "1.5",
             "LOG_LEVEL": "INFO",
+            # No metrics ports (tests that scrape them give each process a free one).
+            "SPADES_WORKER_METRICS_PORT": "0",
+            "SPADES_PROJECTOR_METRICS_PORT": "0",
+            "SPADES_SCHEDULER_METRICS_PORT": "0",
         }
     )
     try:
@@ -122,7 +126,6 @@ class Processes:
     def scheduler(self) -> ManagedProcess:
         env = {
             **self.env,
-            "SPADES_BEAT_SCHEDULE": str(self.log_dir / f"beat-{uuid.uuid4().hex}"),
             "SPADES_BEAT_PIDFILE": str(self.log_dir / f"beat-{uuid.uuid4().hex}.pid"),
         }
         process = ManagedProcess(

@@ -63,7 +63,6 @@ def test_bin_run_starts_every_process_and_ctrl_c_stops_them_all(
         {
             "SPADES_DB_NAME": database,
             "SPADES_HTTP_PORT": str(port),
-            "SPADES_BEAT_SCHEDULE": str(tmp_path / "beat-schedule"),
             "SPADES_BEAT_PIDFILE": str(tmp_path / "beat.pid"),
             "SPADES_PROJECTOR_HEARTBEAT": str(tmp_path / "projector.heartbeat"),
         }

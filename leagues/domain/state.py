@@ -55,7 +55,6 @@ class Invitation:
 
     entrant: Entrant
     awaiting: frozenset[str]
-    late: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +297,7 @@ def _registered(state: CompetitionState, type_: str, version: int, event: EventL
     state.consented.update(p for p in named if p not in invited)
     awaiting = frozenset(invited & set(entrant.players))
     if awaiting:
-        state.invitations[entrant.id] = Invitation(entrant, awaiting, late)
+        state.invitations[entrant.id] = Invitation(entrant, awaiting)
     else:
         _enter(state, entrant, event.version)
     if data.get("proposal_id"):

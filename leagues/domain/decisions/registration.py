@@ -358,11 +358,18 @@ def decide_leave(
         raise p.refuse(
             "not_playing", f"You no longer play for {entrant_id!r}: there is nothing to leave."
         )
+    return _withdrawal(state, entrant, reason=reason, player=player, actor=actor)
+
+
+def _withdrawal(
+    state: CompetitionState, entrant: Entrant, *, reason: str, player: str | None, actor: Actor
+) -> list[NewEvent]:
+    """``EntrantWithdrawn`` after the last round paired (``player``: who left)."""
     if entrant.withdrawn_after_round is not None:
-        raise p.refuse("already_withdrawn", f"Entrant {entrant_id!r} has withdrawn already.")
+        raise p.refuse("already_withdrawn", f"Entrant {entrant.id!r} has withdrawn already.")
     return [
         ev.entrant_withdrawn(
-            entrant_id=entrant_id,
+            entrant_id=entrant.id,
             after_round=state.last_round,
             reason=reason,
             player=player,
@@ -445,19 +452,9 @@ def decide_withdraw(
 ) -> list[NewEvent]:
     """An organiser withdraws an entrant (or takes back an invitation not yet accepted)."""
     require(state)
-    if entrant_id not in state.invitations:
-        entrant = known_entrant(state, entrant_id)
-        if entrant.withdrawn_after_round is not None:
-            raise p.refuse("already_withdrawn", f"Entrant {entrant.id!r} has withdrawn already.")
-    return [
-        ev.entrant_withdrawn(
-            entrant_id=entrant_id,
-            after_round=state.last_round,
-            reason=reason,
-            player=None,
-            actor=actor,
-        )
-    ]
+    invitation = state.invitations.get(entrant_id)
+    entrant = invitation.entrant if invitation else known_entrant(state, entrant_id)
+    return _withdrawal(state, entrant, reason=reason, player=None, actor=actor)
 
 
 def decide_substitute(

@@ -203,6 +203,32 @@ def result_fields(
     }
 
 
+def forfeit_fields(
+    state: CompetitionState,
+    number: int,
+    pairing: Pairing,
+    forfeited_by: str,
+    match_format: MatchFormat,
+    *,
+    no_show: bool = False,
+) -> dict[str, Any]:
+    """The result fields of a forfeit by ``forfeited_by`` (a side, or ``both``): the other
+    side wins (nobody, when both forfeit), no game points."""
+    by = _forfeited_by(forfeited_by)
+    winner = None if by == "both" else SIDES[1 - SIDES.index(by)]
+    return result_fields(
+        state,
+        f"r{number}-b{pairing.board}",
+        number,
+        pairing,
+        None,
+        winner,
+        match_format,
+        forfeited_by=by,
+        no_show=no_show,
+    )
+
+
 def match_in_play(
     state: CompetitionState, round_number: object, board: object
 ) -> tuple[int, Pairing]:
@@ -378,18 +404,7 @@ def decide_forfeit(
     settings = require(state)
     number, pairing = match_in_play(state, round_number, board)
     by = _forfeited_by(forfeited_by)
-    winner = None if by == "both" else SIDES[1 - SIDES.index(by)]
-    data = result_fields(
-        state,
-        f"r{number}-b{pairing.board}",
-        number,
-        pairing,
-        None,
-        winner,
-        settings.match_format,
-        forfeited_by=by,
-        no_show=no_show,
-    )
+    data = forfeit_fields(state, number, pairing, by, settings.match_format, no_show=no_show)
     out = []
     if no_show:
         if absent_seats is None:

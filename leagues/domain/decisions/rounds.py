@@ -19,7 +19,7 @@ from .. import schedule
 from ..settings import CompetitionSettings
 from ..state import CompetitionState
 from .guards import paired_round, require
-from .results import decide_forfeit, no_show_event, result_fields
+from .results import decide_forfeit, forfeit_fields, no_show_event
 
 Actor = Mapping[str, Any]
 
@@ -147,17 +147,7 @@ def _withdrawal_forfeits(
         if not gone:
             continue
         forfeited_by = gone[0] if len(gone) == 1 else "both"
-        winner = None if forfeited_by == "both" else SIDES[1 - SIDES.index(gone[0])]
-        data = result_fields(
-            state,
-            f"r{number}-b{pairing.board}",
-            number,
-            pairing,
-            None,
-            winner,
-            settings.match_format,
-            forfeited_by=forfeited_by,
-        )
+        data = forfeit_fields(state, number, pairing, forfeited_by, settings.match_format)
         out.append(
             ev.match_forfeited(
                 data,

@@ -1,8 +1,10 @@
 """Organiser API: parse, one service call, render.  Reads are public; writes are for the
-competition's organisers (the services refuse anyone else with 403).
+competition's organisers (the services refuse anyone else with 403), but for what a
+player does for themself (accept, decline, leave, propose, confirm).
 
-Every write has the one shape of :class:`CommandView`: the body's known fields (any
-other is refused), one use case, then the read the client draws next.
+Every write has the one shape of :class:`CommandView`: the body parsed into the typed
+request of ``leagues.domain`` (its refusals name the field), one use case with it, then
+the read the client draws next.
 """
 
 from __future__ import annotations

@@ -336,6 +336,9 @@ def _next_match(state: CompetitionState, player: str) -> dict[str, Any]:
     entrant = state.entrant_of_player(player)
     if entrant is None:
         raise LeagueError("unknown_player", f"Player {player!r} plays in no entrant here.")
+    if entrant in state.invitations:
+        # Not entered yet: nothing is paired for it; the page asks the player to answer.
+        return {"entrant": entrant, "match": None, "invited": True}
     reported = {(r.round, r.board) for r in state.results}
     for paired in reversed(state.rounds):
         for pairing in paired.pairing.matches:

@@ -80,6 +80,9 @@ def test_an_invitation_is_entered_only_when_both_players_accept(
     assert "2 invited" in error.message
 
     refused(lambda: registration.accept_invitation(cy, cid, "ab"), "not_invited")
+    # The invited player's next matches say their answer is awaited.
+    mine = client_for(ann).get("/api/players/me/next-matches").json()["matches"]
+    assert [(m["entrant"], m["match"], m["invited"]) for m in mine] == [("ab", None, True)]
     registration.accept_invitation(ann, cid, "ab")
     refused(lambda: registration.accept_invitation(ann, cid, "ab"), "already_accepted")
     assert "ab" in load(cid).invitations and load(cid).awaiting("ab") == [str(bob.pk)]

@@ -282,8 +282,10 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
+    from leagues.domain.decisions import CompetitionSpec, EntrantRequest
     from leagues.models import CompetitionTable
-    from leagues.services import competitions
+    from leagues.services import competitions, registration
+    from leagues.services.rounds import pair_next_round
     from leagues.services.streams import load
     from leagues.services.tables import start_round
 
@@ -325,21 +327,24 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
     organiser = users.objects.create(username=f"bench-organiser-{os.getpid()}")
     state = competitions.create_competition(
         organiser,
-        {
-            "name": "Benchmark Swiss",
-            "stages": [{"kind": "swiss", "rounds": args.rounds}],
-            "rules": {"preset": "standard", "target_score": args.target_score},
-            "bot_level": args.level,
-        },
+        CompetitionSpec.parse(
+            {
+                "name": "Benchmark Swiss",
+                "stages": [{"kind": "swiss", "rounds": args.rounds}],
+                "rules": {"preset": "standard", "target_score": args.target_score},
+                "bot_level": args.level,
+            }
+        ),
     )
     cid = state.competition_id
     tag = f"bench-{os.getpid()}"
     for number in range(1, args.entrants + 1):
         # Entrants' players are users (bots play their seats, but registration checks them).
-        pair = [users.objects.create(username=f"{tag}-{number}{side}").pk for side in ("n", "s")]
-        competitions.register_entrant(
-            organiser, cid, entrant_id=f"e{number}", players=[str(pk) for pk in pair]
-        )
+        pair = [users.objects.create(username=f"{tag}-{number}{side}") for side in ("n", "s")]
+        request = {"entrant_id": f"e{number}", "players": [str(u.pk) for u in pair]}
+        registration.register_entrant(organiser, cid, EntrantRequest.parse(request))
+        for player in pair:  # each player accepts the organiser's invitation
+            registration.accept_invitation(player, cid, f"e{number}")
     watcher = StandingsWatcher(cid, poll=0.01)
     played_seconds = 0.0
     rounds: list[dict[str, Any]] = []
@@ -349,7 +354,7 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
         log(f"processes up: {args.workers} worker(s) x {args.concurrency}, projector")
         watcher.thread.start()
         for number in range(1, args.rounds + 1):
-            competitions.pair_next_round(organiser, cid)
+            pair_next_round(organiser, cid)
             started = time.monotonic()
             start_round(organiser, cid, number)
             deadline = started + args.round_timeout

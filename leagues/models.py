@@ -86,21 +86,35 @@ class OfficialStandings(models.Model):
 
 
 class RatedResult(models.Model):
-    """A rated match the ratings projection applies (superseded by a correction: skipped)."""
+    """A rated match one pool's ratings apply (superseded by a correction: skipped)."""
 
-    result_key = models.CharField(max_length=160, primary_key=True)
+    pool = models.CharField(max_length=80)
+    result_key = models.CharField(max_length=160)
     position = models.BigIntegerField()
     north_south = models.JSONField()
     east_west = models.JSONField()
     winner = models.CharField(max_length=16, null=True)
     superseded = models.BooleanField(default=False)
 
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "result_key"], name="leagues_rated_once")
+        ]
+
 
 class PlayerRating(models.Model):
-    player = models.CharField(max_length=64, primary_key=True)
+    """A player's rating in one pool (``leagues.domain.pools``: ``site`` or a league's)."""
+
+    pool = models.CharField(max_length=80)
+    player = models.CharField(max_length=64)
     mu = models.FloatField()
     sigma = models.FloatField()
     matches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "player"], name="leagues_rating_once")
+        ]
 
     @property
     def ordinal(self) -> float:

@@ -18,8 +18,10 @@ log into the same rows. Each reads only the events it uses (``stream_prefixes``,
   ``table-result:<table>``: idempotent; a competition's pending results in one fold and
   transaction).  Appending inside the batch's transaction could lose the race to a newer
   transaction for ever; after the commit it just retries.
-- ``league_ratings``: openskill per player from every rated result
-  (:mod:`leagues.core.ratings`); a correction recomputes everything in log order.
+- ``league_rating_pools``: openskill per player and ratings pool (the site's and each
+  league's, :mod:`leagues.domain.pools`) from the results that feed each pool
+  (:mod:`leagues.core.ratings`); a correction recomputes the pools it touches in log
+  order.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from leagues.core.errors import LeagueError
 from leagues.core.ratings import PlayerRating as Rating
 from leagues.core.ratings import RatedMatch, rate
 from leagues.domain import events as ev
+from leagues.domain.pools import SITE_POOL, pools_fed
 from leagues.domain.state import CompetitionState
 from leagues.models import (
     CompetitionTable,
@@ -50,7 +53,7 @@ from leagues.models import (
     PlayerRating,
     RatedResult,
 )
-from leagues.services.competitions import TableResult, record_table_result, record_table_results
+from leagues.services.results import TableResult, record_table_result, record_table_results
 
 logger = logging.getLogger(__name__)
 
@@ -352,7 +355,14 @@ class MatchResultsProjection(Projection):
 
 
 class RatingsProjection(Projection):
-    name = "league_ratings"
+    """Openskill per player and pool (``leagues.domain.pools``): a result is kept once
+    per pool it feeds (``pools_fed``), a typed-in result for the site pool when its
+    confirmation makes it rated; a correction supersedes the result in every pool and
+    recomputes those pools in log order."""
+
+    # Named for its pools: a new name starts from the first event, so the pools are
+    # built from the whole log (the single-pool ``league_ratings`` it replaces is gone).
+    name = "league_rating_pools"
     compact = True
     stream_prefixes = (ev.COMPETITION_STREAM_PREFIX,)
     lane = "leagues"
@@ -377,30 +387,45 @@ class RatingsProjection(Projection):
                 continue
             state = self.states.before(event)
             state.apply(event)
-            if event.type not in ev.RESULT_EVENTS:
+            if state.settings is None:
                 continue
             data = event.data
-            if data.get("corrects"):
-                superseded.append(f"{competition_id}:{data['corrects']}")
-            if not data.get("rated") or data.get("forfeited_by") or data.get("bot_substitute"):
+            if event.type in ev.RESULT_EVENTS:
+                if data.get("corrects"):
+                    superseded.append(f"{competition_id}:{data['corrects']}")
+                pools = pools_fed(state.settings, self._result(state, str(data["result_id"])))
+            elif event.type == ev.RESULT_CONFIRMED and data.get("rated"):
+                pools = [SITE_POOL]
+            else:
                 continue
-            number = int(data["round"])
-            new_rows.append(
+            result = self._result(state, str(data["result_id"]))
+            new_rows.extend(
                 RatedResult(
-                    result_key=f"{competition_id}:{data['result_id']}",
+                    pool=pool,
+                    result_key=f"{competition_id}:{result.id}",
                     position=event.position,
-                    north_south=list(state.players_in(data["north_south"], number)),
-                    east_west=list(state.players_in(data["east_west"], number)),
-                    winner=data.get("winner"),
+                    north_south=list(state.players_in(result.north_south, result.round)),
+                    east_west=list(state.players_in(result.east_west, result.round)),
+                    winner=result.winner,
                 )
+                for pool in pools
             )
         if new_rows:
             RatedResult.objects.bulk_create(new_rows, ignore_conflicts=True)
         if superseded:
+            pools = set(
+                RatedResult.objects.filter(result_key__in=superseded).values_list("pool", flat=True)
+            )
             RatedResult.objects.filter(result_key__in=superseded).update(superseded=True)
-            self._recompute()
+            self._recompute(pools | {row.pool for row in new_rows})
         elif new_rows:
             self._apply(new_rows)
+
+    @staticmethod
+    def _result(state: CompetitionState, result_id: str) -> Any:
+        result = state.result_of(result_id)
+        assert result is not None  # the event just folded holds it
+        return result
 
     @staticmethod
     def _matches(rows: Sequence[RatedResult]) -> list[RatedMatch]:
@@ -416,24 +441,34 @@ class RatingsProjection(Projection):
         ]
 
     def _apply(self, rows: Sequence[RatedResult]) -> None:
-        players = {p for row in rows for p in (*row.north_south, *row.east_west)}
-        start = {
-            r.player: Rating(r.player, r.mu, r.sigma, r.matches)
-            for r in PlayerRating.objects.filter(player__in=players)
-        }
-        self._save(rate(self._matches(rows), start))
+        by_pool: dict[str, list[RatedResult]] = {}
+        for row in rows:
+            by_pool.setdefault(row.pool, []).append(row)
+        for pool, pool_rows in by_pool.items():
+            players = {p for row in pool_rows for p in (*row.north_south, *row.east_west)}
+            start = {
+                r.player: Rating(r.player, r.mu, r.sigma, r.matches)
+                for r in PlayerRating.objects.filter(pool=pool, player__in=players)
+            }
+            self._save(pool, rate(self._matches(pool_rows), start))
 
-    def _recompute(self) -> None:
-        rows = list(RatedResult.objects.filter(superseded=False).order_by("position"))
-        PlayerRating.objects.all().delete()
-        self._save(rate(self._matches(rows)))
+    def _recompute(self, pools: set[str]) -> None:
+        for pool in sorted(pools):
+            rows = list(
+                RatedResult.objects.filter(pool=pool, superseded=False).order_by("position")
+            )
+            PlayerRating.objects.filter(pool=pool).delete()
+            self._save(pool, rate(self._matches(rows)))
 
     @staticmethod
-    def _save(ratings: dict[str, Rating]) -> None:
+    def _save(pool: str, ratings: dict[str, Rating]) -> None:
         PlayerRating.objects.bulk_create(
-            [PlayerRating(r.player, r.mu, r.sigma, r.matches) for r in ratings.values()],
+            [
+                PlayerRating(pool=pool, player=r.player, mu=r.mu, sigma=r.sigma, matches=r.matches)
+                for r in ratings.values()
+            ],
             update_conflicts=True,
-            unique_fields=["player"],
+            unique_fields=["pool", "player"],
             update_fields=["mu", "sigma", "matches"],
         )
 

@@ -7,6 +7,10 @@ pytest-django reads the settings (a conftest would be too late for that).
 Layers: every test under tests/integration/ is marked ``integration`` and every test under
 tests/e2e/ is marked ``e2e`` automatically, so ``-m e2e`` always finds the browser tests.
 
+Hypothesis: no per-example deadline. The suite runs on 2 shared cores (CI, or beside other
+checkouts); an example that takes 300 ms there is a slow machine, not a wrong answer, and
+the speed targets live in the benchmarks.
+
 Rate limits: every test starts with no request counted (``clear_throttle_counts``), so
 the real limits apply within a test and never carry over from the one before.
 """
@@ -17,10 +21,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from services.api.throttles import clear_throttle_counts
 
 TESTS_DIR = Path(__file__).resolve().parent
+hypothesis_settings.register_profile("spades", deadline=None)
+hypothesis_settings.load_profile("spades")
+
 LAYER_MARKS = {"integration": pytest.mark.integration, "e2e": pytest.mark.e2e}
 
 

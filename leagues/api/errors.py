@@ -8,7 +8,13 @@ from games.api.errors import problem_for
 from leagues.core.errors import LeagueError
 from services.api.errors import ApiProblem, ProblemHandlingMixin
 
-FORBIDDEN = {"not_organiser", "not_your_proposal"}
+FORBIDDEN = {
+    "not_organiser",
+    "not_your_proposal",
+    "not_league_organiser",
+    "not_invited",
+    "not_in_match",
+}
 UNAUTHENTICATED = {"not_signed_in"}
 NOT_FOUND = {
     "unknown_competition",
@@ -18,6 +24,7 @@ NOT_FOUND = {
     "unknown_proposal",
     "unknown_player",
     "unknown_league",
+    "not_in_competition",
 }
 CONFLICT = {
     "round_not_closed",
@@ -37,6 +44,12 @@ CONFLICT = {
     "already_arrived",
     "no_show_recorded",
     "bots_play",
+    "already_accepted",
+    "not_entered",
+    "entered",
+    "already_confirmed",
+    "nothing_to_confirm",
+    "played_after_withdrawal",
 }
 
 

@@ -1,8 +1,10 @@
 """Organiser API: parse, one service call, render.  Reads are public; writes are for the
-competition's organisers (the services refuse anyone else with 403).
+competition's organisers (the services refuse anyone else with 403), but for what a
+player does for themself (accept, decline, leave, propose, confirm).
 
-Every write has the one shape of :class:`CommandView`: the body's known fields (any
-other is refused), one use case, then the read the client draws next.
+Every write has the one shape of :class:`CommandView`: the body parsed into the typed
+request of ``leagues.domain`` (its refusals name the field), one use case with it, then
+the read the client draws next.
 """
 
 from __future__ import annotations
@@ -21,11 +23,25 @@ from rest_framework.views import APIView
 
 from games.api.fields import RulesSpecField
 from leagues.core.errors import LeagueError
+from leagues.domain.decisions import (
+    CompetitionSpec,
+    CorrectionRequest,
+    EntrantRequest,
+    ForfeitRequest,
+    PairRequest,
+    ProposalRequest,
+    ReasonRequest,
+    SubstitutionRequest,
+    parse_result_request,
+)
+from leagues.domain.league import LeagueSpec, SeasonRequest
+from leagues.domain.parsing import known_fields
+from leagues.domain.pools import parse_pool
 from leagues.selectors import competitions as reads
-from leagues.selectors.players import ids_of
-from leagues.services import competitions as cmds
+from leagues.services import competitions, registration, results
 from leagues.services import leagues as league_cmds
 from leagues.services.presence import arrive
+from leagues.services.rounds import pair_next_round
 from leagues.services.tables import start_round
 from services.api.schema import PROBLEM
 
@@ -55,16 +71,9 @@ def _whole(request: Request, name: str, default: int) -> int:
     return int(raw)
 
 
-def _every(body: dict[str, Any], names: tuple[str, ...] | None) -> dict[str, Any]:
-    """Each named field, ``None`` where the body leaves it out."""
-    return {name: body.get(name) for name in names or ()}
-
-
-def _pick(body: dict[str, Any], *names: str) -> dict[str, Any]:
-    unknown = sorted(set(body) - set(names))
-    if unknown:
-        raise LeagueError("invalid", f"Unknown field {unknown[0]!r}; expected {', '.join(names)}.")
-    return {name: body[name] for name in names if name in body}
+def _empty(body: object) -> None:
+    """A write that takes no field: an empty object (anything in it is refused)."""
+    known_fields(body if isinstance(body, dict) else {}, ())
 
 
 class LeaguesView(LeagueErrorsMixin, APIView):
@@ -72,22 +81,25 @@ class LeaguesView(LeagueErrorsMixin, APIView):
 
 
 class CommandView(LeaguesView):
-    """POST: the body's ``fields`` only (``None``: the body is not read), :meth:`run`
-    (one use case), then :meth:`render` (the competition's overview unless a view says
+    """POST: the body parsed into the view's typed request (``parse``, from
+    ``leagues.domain``; ``None``: the body is not read), :meth:`run` (one use case with
+    that request), then :meth:`render` (the competition's overview unless a view says
     otherwise); 201 when it ``creates``."""
 
-    fields: ClassVar[tuple[str, ...] | None] = None
+    # A staticmethod-like callable (a classmethod of a request, or a function).
+    parse: ClassVar[Any] = None
     creates: ClassVar[bool] = False
 
-    # ``run(user, body, **path)``: the use case; each view names its own path parameters.
+    # ``run(user, request, **path)``: the use case; each view names its own path parameters.
     run: Callable[..., Any]
 
     def render(self, outcome: Any, **path: Any) -> Any:
         return reads.overview(path["competition_id"])
 
     def post(self, request: Request, **path: Any) -> Response:
-        body = {} if self.fields is None else _pick(_body(request), *self.fields)
-        outcome = self.run(request.user, body, **path)
+        parse = type(self).parse
+        typed = None if parse is None else parse(_body(request))
+        outcome = self.run(request.user, typed, **path)
         return Response(self.render(outcome, **path), status=201 if self.creates else 200)
 
 
@@ -122,19 +134,6 @@ def read(operation_id: str, description: str = "", **extra: Any) -> Any:
     return extend_schema_view(get=_read(operation_id, description, **extra))
 
 
-# Players by user id (``players``), or by the ``usernames`` an organiser types.
-ENTRANT_FIELDS = ("entrant_id", "players", "usernames", "reserve", "name", "rating")
-RESULT_FIELDS = (
-    "board",
-    "points",
-    "winner",
-    "scoresheet",
-    "forfeited_by",
-    "no_show",
-    "reason",
-)
-
-
 @extend_schema_view(
     get=_read(
         "competitions_list",
@@ -158,14 +157,15 @@ class CompetitionsView(LeaguesView):
         )
 
     def post(self, request: Request) -> Response:
-        # The whole body is the competition's settings (create_competition checks them).
-        state = cmds.create_competition(request.user, _body(request))
+        # The whole body is the competition's settings.
+        state = competitions.create_competition(request.user, CompetitionSpec.parse(_body(request)))
         return Response(reads.overview(state.competition_id), status=201)
 
 
 @read(
     "competition_retrieve",
-    "Settings, entrants (with `players`: user id -> username), proposals, progress.",
+    "Settings, entrants (entered or invited, with `players`: user id -> username), "
+    "proposals, progress.",
 )
 class CompetitionView(LeaguesView):
     def get(self, request: Request, competition_id: str) -> Response:
@@ -174,64 +174,91 @@ class CompetitionView(LeaguesView):
 
 @write(
     "competition_entrants_register",
-    "Register a partnership: `players` (two user ids) or `usernames` (two usernames).",
+    "Register a partnership: `players` (two user ids) or `usernames` (two usernames). "
+    "Each player named but you is invited: it is entered when both have accepted.",
 )
 class EntrantsView(CommandView):
-    fields = ENTRANT_FIELDS
+    parse = EntrantRequest.parse
     creates = True
 
-    def run(self, user: Any, body: dict[str, Any], competition_id: str) -> Any:
-        return cmds.register_entrant(user, competition_id, **body)
+    def run(self, user: Any, body: EntrantRequest, competition_id: str) -> Any:
+        return registration.register_entrant(user, competition_id, body)
 
 
 @write("competition_entrants_late_join", "A late entrant: the same fields as a registration.")
 class LateJoinView(CommandView):
-    fields = ENTRANT_FIELDS
+    parse = EntrantRequest.parse
     creates = True
 
-    def run(self, user: Any, body: dict[str, Any], competition_id: str) -> Any:
-        return cmds.late_join(user, competition_id, **body)
+    def run(self, user: Any, body: EntrantRequest, competition_id: str) -> Any:
+        return registration.late_join(user, competition_id, body)
+
+
+@write(
+    "competition_entrant_accept",
+    "The signed-in player, named in the entrant, agrees to play for it.",
+)
+class AcceptView(CommandView):
+    def run(self, user: Any, body: None, competition_id: str, entrant_id: str) -> Any:
+        return registration.accept_invitation(user, competition_id, entrant_id)
+
+
+@write(
+    "competition_entrant_decline",
+    "The signed-in player, named in an entrant not entered yet (or as its reserve), "
+    "refuses: the invitation ends.",
+)
+class DeclineView(CommandView):
+    parse = ReasonRequest.parse
+
+    def run(self, user: Any, body: ReasonRequest, competition_id: str, entrant_id: str) -> Any:
+        return registration.decline_invitation(user, competition_id, entrant_id, body)
+
+
+@write(
+    "competition_leave",
+    "The signed-in player leaves: an invitation is declined, an entered entrant withdrawn.",
+)
+class LeaveView(CommandView):
+    parse = ReasonRequest.parse
+
+    def run(self, user: Any, body: ReasonRequest, competition_id: str) -> Any:
+        return registration.leave_competition(user, competition_id, body)
 
 
 @write("competition_entrant_withdraw")
 class WithdrawView(CommandView):
-    fields = ("reason",)
+    parse = ReasonRequest.parse
 
-    def run(self, user: Any, body: dict[str, Any], competition_id: str, entrant_id: str) -> Any:
-        return cmds.withdraw_entrant(user, competition_id, entrant_id, body.get("reason", ""))
+    def run(self, user: Any, body: ReasonRequest, competition_id: str, entrant_id: str) -> Any:
+        return registration.withdraw_entrant(user, competition_id, entrant_id, body)
 
 
 @write("competition_entrant_check_in")
 class CheckInView(CommandView):
-    def run(self, user: Any, body: dict[str, Any], competition_id: str, entrant_id: str) -> Any:
-        return cmds.check_in(user, competition_id, entrant_id)
+    def run(self, user: Any, body: None, competition_id: str, entrant_id: str) -> Any:
+        return registration.check_in(user, competition_id, entrant_id)
 
 
 @write("competition_entrant_substitute")
 class SubstituteView(CommandView):
     """``player_in`` a user id, or ``username_in`` the username an organiser types."""
 
-    fields = ("player_out", "player_in", "username_in")
+    parse = SubstitutionRequest.parse
 
-    def run(self, user: Any, body: dict[str, Any], competition_id: str, entrant_id: str) -> Any:
-        if "username_in" in body:
-            if "player_in" in body:
-                raise LeagueError("invalid", "Give player_in (a user id) or username_in, not both.")
-            [body["player_in"]] = ids_of([body.pop("username_in")], field="username_in", count=1)
-        return cmds.substitute(
-            user, competition_id, entrant_id, **_every(body, ("player_out", "player_in"))
-        )
+    def run(
+        self, user: Any, body: SubstitutionRequest, competition_id: str, entrant_id: str
+    ) -> Any:
+        return registration.substitute(user, competition_id, entrant_id, body)
 
 
 @write("competition_partnership_propose")
 class ProposalsView(CommandView):
-    fields = ("partner", "name")
+    parse = ProposalRequest.parse
     creates = True
 
-    def run(self, user: Any, body: dict[str, Any], competition_id: str) -> Any:
-        return cmds.propose_partnership(
-            user, competition_id, partner=body.get("partner"), name=body.get("name", "")
-        )
+    def run(self, user: Any, body: ProposalRequest, competition_id: str) -> Any:
+        return registration.propose_partnership(user, competition_id, body)
 
     def render(self, outcome: Any, **path: Any) -> Any:
         return {"proposal_id": outcome[1]}
@@ -239,8 +266,8 @@ class ProposalsView(CommandView):
 
 @write("competition_partnership_confirm")
 class ConfirmView(CommandView):
-    def run(self, user: Any, body: dict[str, Any], competition_id: str, proposal_id: str) -> Any:
-        return cmds.confirm_partnership(user, competition_id, proposal_id)
+    def run(self, user: Any, body: None, competition_id: str, proposal_id: str) -> Any:
+        return registration.confirm_partnership(user, competition_id, proposal_id)
 
 
 @extend_schema_view(
@@ -252,9 +279,9 @@ class RoundsView(LeaguesView):
         return Response({"rounds": reads.pairings(competition_id)})
 
     def post(self, request: Request, competition_id: str) -> Response:
-        body = _pick(_body(request), "round")
-        _, number, duplicate = cmds.pair_next_round(
-            request.user, competition_id, round_number=body.get("round")
+        body = PairRequest.parse(_body(request))
+        _, number, duplicate = pair_next_round(
+            request.user, competition_id, round_number=body.round
         )
         rounds = reads.pairings(competition_id)
         return Response(
@@ -271,7 +298,7 @@ class RoundCommandView(CommandView):
 
 @write("competition_round_start", "Start a paired round: its tables are created.")
 class StartRoundView(RoundCommandView):
-    def run(self, user: Any, body: dict[str, Any], competition_id: str, number: int) -> Any:
+    def run(self, user: Any, body: None, competition_id: str, number: int) -> Any:
         return start_round(user, competition_id, number)
 
 
@@ -280,9 +307,9 @@ class StartRoundView(RoundCommandView):
     "The signed-in player is at their table (present); the fourth to arrive starts the game.",
 )
 class ArriveView(CommandView):
-    fields = ()
+    parse = _empty
 
-    def run(self, user: Any, body: dict[str, Any], competition_id: str, number: int) -> Any:
+    def run(self, user: Any, body: None, competition_id: str, number: int) -> Any:
         return arrive(user, competition_id, number)
 
     def render(self, outcome: Any, **path: Any) -> Any:
@@ -291,41 +318,38 @@ class ArriveView(CommandView):
 
 @write(
     "competition_round_result",
-    "A result (`points` and `winner`, or a `scoresheet`), or a forfeit (`forfeited_by`).",
+    "A result (`points` and `winner`, or a `scoresheet`), or a forfeit (`forfeited_by`). "
+    "A typed-in result counts for the ratings once a player of each side confirms it.",
 )
 class ResultsView(RoundCommandView):
-    fields = RESULT_FIELDS
+    parse = parse_result_request
     creates = True
 
-    def run(self, user: Any, body: dict[str, Any], competition_id: str, number: int) -> Any:
-        if "forfeited_by" in body:
-            return cmds.record_forfeit(
-                user,
-                competition_id,
-                round_number=number,
-                board=body.get("board"),
-                forfeited_by=body["forfeited_by"],
-                no_show=bool(body.get("no_show", False)),
-                reason=body.get("reason", ""),
-            )
-        return cmds.record_result(
-            user,
-            competition_id,
-            round_number=number,
-            board=body.get("board"),
-            points=body.get("points"),
-            winner=body.get("winner"),
-            scoresheet=body.get("scoresheet"),
-        )
+    def run(self, user: Any, body: Any, competition_id: str, number: int) -> Any:
+        if isinstance(body, ForfeitRequest):
+            return results.record_forfeit(user, competition_id, number, body)
+        return results.record_result(user, competition_id, number, body)
+
+
+@write(
+    "competition_result_confirm",
+    "The signed-in player, who sat in the match, confirms a typed-in result for their side.",
+)
+class ConfirmResultView(CommandView):
+    def run(self, user: Any, body: None, competition_id: str, result_id: str) -> Any:
+        return results.confirm_result(user, competition_id, result_id)
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return reads.confirmations(outcome, path["result_id"])
 
 
 @write("competition_result_correct", "A correction with the organiser's reason.")
 class CorrectionView(CommandView):
-    fields = ("points", "winner", "forfeited_by", "reason")
+    parse = CorrectionRequest.parse
     creates = True
 
-    def run(self, user: Any, body: dict[str, Any], competition_id: str, result_id: str) -> Any:
-        return cmds.correct_result(user, competition_id, result_id, **_every(body, self.fields))
+    def run(self, user: Any, body: CorrectionRequest, competition_id: str, result_id: str) -> Any:
+        return results.correct_result(user, competition_id, result_id, body)
 
     def render(self, outcome: Any, **path: Any) -> Any:
         return reads.official_standings(path["competition_id"])
@@ -333,8 +357,8 @@ class CorrectionView(CommandView):
 
 @write("competition_stage_advance")
 class AdvanceStageView(CommandView):
-    def run(self, user: Any, body: dict[str, Any], competition_id: str) -> Any:
-        return cmds.advance_stage(user, competition_id)
+    def run(self, user: Any, body: None, competition_id: str) -> Any:
+        return results.advance_stage(user, competition_id)
 
 
 @read(
@@ -416,10 +440,16 @@ MAX_RATED_PLAYERS = 100
 
 @read(
     "ratings_list",
-    parameters=[OpenApiParameter("players", str, required=False, description="ids, comma")],
+    "One ratings pool, best first: `site` (the default; only consented, played results "
+    "feed it) or `league:<league id>`.",
+    parameters=[
+        OpenApiParameter("players", str, required=False, description="ids, comma"),
+        OpenApiParameter("pool", str, required=False, description="site, or league:<id>"),
+    ],
 )
 class RatingsView(LeaguesView):
     def get(self, request: Request) -> Response:
+        pool = parse_pool(request.query_params.get("pool"))
         players = [p for p in request.query_params.get("players", "").split(",") if p]
         if len(players) > MAX_RATED_PLAYERS or not all(
             p.isascii() and p.isdecimal() and len(p) <= 20 for p in players
@@ -428,15 +458,15 @@ class RatingsView(LeaguesView):
                 "invalid",
                 f"players is a comma-separated list of at most {MAX_RATED_PLAYERS} user ids.",
             )
-        return Response({"ratings": reads.ratings(players or None)})
+        return Response({"pool": pool, "ratings": reads.ratings(players or None, pool=pool)})
 
 
 @write("leagues_create")
 class LeaguesListView(CommandView):
-    fields = ("name", "organisers")
+    parse = LeagueSpec.parse
     creates = True
 
-    def run(self, user: Any, body: dict[str, Any]) -> Any:
+    def run(self, user: Any, body: LeagueSpec) -> Any:
         return league_cmds.create_league(user, body)
 
     def render(self, outcome: Any, **path: Any) -> Any:
@@ -451,10 +481,10 @@ class LeagueView(LeaguesView):
 
 @write("league_seasons_add")
 class SeasonsView(CommandView):
-    fields = ("season", "divisions", "competition", "promote")
+    parse = SeasonRequest.parse
     creates = True
 
-    def run(self, user: Any, body: dict[str, Any], league_id: str) -> Any:
+    def run(self, user: Any, body: SeasonRequest, league_id: str) -> Any:
         return league_cmds.add_season(user, league_id, body)
 
     def render(self, outcome: Any, **path: Any) -> Any:

@@ -1,14 +1,21 @@
-"""Competition and league event types, their schema versions and payload builders.
+"""Competition and league events: names, schema versions, one builder each, payload checks.
 
 Every payload is JSON the event store accepts (no floats); the catalogue with each
-field is in ``docs/events.md`` (section "Leagues").
+field is in ``docs/events.md`` (section "Leagues"). Each event has exactly one builder
+here, and every builder checks its payload against the current schema
+(:func:`validate_payload`: the exact field set and each field's shape), so a decision
+cannot append a payload the fold does not understand. Older versions are not rebuilt,
+only folded (``leagues.domain.state``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from eventstore.records import NewEvent
+
+from .settings import BOT_LEVELS, KINDS, KNOCKOUT_SEEDINGS, POINTS_FIELDS, ROUND_ROBIN_ORDERS
 
 COMPETITION_STREAM_PREFIX = "competition-"
 LEAGUE_STREAM_PREFIX = "league-"
@@ -17,6 +24,8 @@ COMPETITION_CREATED = "CompetitionCreated"
 ENTRANT_REGISTERED = "EntrantRegistered"
 PARTNERSHIP_PROPOSED = "PartnershipProposed"
 PARTNERSHIP_CONFIRMED = "PartnershipConfirmed"
+INVITATION_ACCEPTED = "InvitationAccepted"
+INVITATION_DECLINED = "InvitationDeclined"
 ENTRANT_WITHDRAWN = "EntrantWithdrawn"
 ENTRANT_LATE_JOINED = "EntrantLateJoined"
 ENTRANT_SUBSTITUTED = "EntrantSubstituted"
@@ -28,6 +37,7 @@ MATCH_FORFEITED = "MatchForfeited"
 NO_SHOW_RECORDED = "NoShowRecorded"
 PLAYER_ARRIVED = "PlayerArrived"
 RESULT_CORRECTED = "ResultCorrected"
+RESULT_CONFIRMED = "ResultConfirmed"
 ROUND_CLOSED = "RoundClosed"
 STAGE_ADVANCED = "StageAdvanced"
 COMPETITION_FINISHED = "CompetitionFinished"
@@ -36,40 +46,56 @@ LEAGUE_CREATED = "LeagueCreated"
 SEASON_ADDED = "SeasonAdded"
 DIVISIONS_ASSIGNED = "DivisionsAssigned"
 
+#: The current schema version of every event type. Bumped on a changed payload; the
+#: fold reads every version (docs/events.md says what each older one lacked):
+#: - v2 RoundStarted: ``opened_at``, ``by``. v2 NoShowRecorded: ``seats``, ``players``,
+#:   a meaningful ``bot``, ``level``.
+#: - v2 EntrantRegistered / EntrantLateJoined: ``invited`` (whose answer is awaited) and
+#:   an explicit ``proposal_id``; a v1 entrant was entered at once.
+#: - v2 EntrantWithdrawn: ``player`` (who left; null: an organiser withdrew it).
+#: - v2 MatchResultRecorded / ResultCorrected: ``rated`` means "counts for the site
+#:   ratings pool" (played at a table by the entrants' own players, or confirmed by
+#:   both sides). A v1 ``rated`` meant only "not flagged", so a v1 result counts for
+#:   the site pool only when it came from a table.
 SCHEMA_VERSIONS: dict[str, int] = {
-    name: 1
-    for name in (
-        COMPETITION_CREATED,
-        ENTRANT_REGISTERED,
-        PARTNERSHIP_PROPOSED,
-        PARTNERSHIP_CONFIRMED,
-        ENTRANT_WITHDRAWN,
-        ENTRANT_LATE_JOINED,
-        ENTRANT_SUBSTITUTED,
-        ENTRANT_CHECKED_IN,
-        ROUND_PAIRED,
-        ROUND_STARTED,
-        MATCH_RESULT_RECORDED,
-        MATCH_FORFEITED,
-        NO_SHOW_RECORDED,
-        PLAYER_ARRIVED,
-        RESULT_CORRECTED,
-        ROUND_CLOSED,
-        STAGE_ADVANCED,
-        COMPETITION_FINISHED,
-        LEAGUE_CREATED,
-        SEASON_ADDED,
-        DIVISIONS_ASSIGNED,
-    )
+    COMPETITION_CREATED: 1,
+    ENTRANT_REGISTERED: 2,
+    PARTNERSHIP_PROPOSED: 1,
+    PARTNERSHIP_CONFIRMED: 1,
+    INVITATION_ACCEPTED: 1,
+    INVITATION_DECLINED: 1,
+    ENTRANT_WITHDRAWN: 2,
+    ENTRANT_LATE_JOINED: 2,
+    ENTRANT_SUBSTITUTED: 1,
+    ENTRANT_CHECKED_IN: 1,
+    ROUND_PAIRED: 1,
+    ROUND_STARTED: 2,
+    MATCH_RESULT_RECORDED: 2,
+    MATCH_FORFEITED: 1,
+    NO_SHOW_RECORDED: 2,
+    PLAYER_ARRIVED: 1,
+    RESULT_CORRECTED: 2,
+    RESULT_CONFIRMED: 1,
+    ROUND_CLOSED: 1,
+    STAGE_ADVANCED: 1,
+    COMPETITION_FINISHED: 1,
+    LEAGUE_CREATED: 1,
+    SEASON_ADDED: 1,
+    DIVISIONS_ASSIGNED: 1,
 }
-# v2: RoundStarted carries ``opened_at`` and ``by``; NoShowRecorded carries the absent
-# ``seats`` and ``players``, a meaningful ``bot`` and the bot's ``level`` (v1 payloads
-# still fold: a v1 RoundStarted has no opening time, a v1 NoShowRecorded no seats).
-SCHEMA_VERSIONS[ROUND_STARTED] = 2
-SCHEMA_VERSIONS[NO_SHOW_RECORDED] = 2
 
 #: The events that carry a match result (the ones standings and ratings fold).
 RESULT_EVENTS = frozenset({MATCH_RESULT_RECORDED, MATCH_FORFEITED, RESULT_CORRECTED})
+SIDES = ("north_south", "east_west")
+SEATS = ("north", "east", "south", "west")
+RESULT_SOURCES = ("table", "scoresheet", "organiser")
+OPENED_BY = ("organiser", "schedule")
+
+Actor = Mapping[str, Any]
+
+
+class EventSchemaError(ValueError):
+    """A payload that does not match its event type's schema (a defect, never input)."""
 
 
 def competition_stream_id(competition_id: str) -> str:
@@ -86,6 +112,540 @@ def competition_id_of(stream_id: str) -> str | None:
     return None
 
 
-def event(type_: str, data: dict[str, Any], actor: dict[str, Any] | None = None) -> NewEvent:
-    """A competition or league event with its schema version and who caused it."""
-    return NewEvent(type_, data, SCHEMA_VERSIONS[type_], {"actor": actor or {"kind": "system"}})
+def _event(type_: str, data: dict[str, Any], actor: Actor | None) -> NewEvent:
+    version = SCHEMA_VERSIONS[type_]
+    validate_payload(type_, version, data)
+    return NewEvent(type_, data, version, {"actor": dict(actor or {"kind": "system"})})
+
+
+# ---------------------------------------------------------------- competition builders
+
+
+def competition_created(payload: Mapping[str, Any], actor: Actor) -> NewEvent:
+    """The competition's birth: every setting it pins (``CompetitionSettings.as_payload``)."""
+    return _event(COMPETITION_CREATED, dict(payload), actor)
+
+
+def _entrant_fields(
+    entrant_id: str,
+    players: Sequence[str],
+    reserve: str | None,
+    name: str,
+    rating: int,
+    proposal_id: str | None,
+    invited: Sequence[str],
+) -> dict[str, Any]:
+    return {
+        "entrant_id": entrant_id,
+        "players": list(players),
+        "reserve": reserve,
+        "name": name,
+        "rating": rating,
+        "proposal_id": proposal_id,
+        "invited": list(invited),
+    }
+
+
+def entrant_registered(
+    *,
+    entrant_id: str,
+    players: Sequence[str],
+    reserve: str | None,
+    name: str,
+    rating: int,
+    invited: Sequence[str],
+    proposal_id: str | None = None,
+    actor: Actor,
+) -> NewEvent:
+    """A partnership registered; ``invited``: the named players whose answer is awaited
+    (none: it is entered at once)."""
+    return _event(
+        ENTRANT_REGISTERED,
+        _entrant_fields(entrant_id, players, reserve, name, rating, proposal_id, invited),
+        actor,
+    )
+
+
+def entrant_late_joined(
+    *,
+    entrant_id: str,
+    players: Sequence[str],
+    reserve: str | None,
+    name: str,
+    rating: int,
+    invited: Sequence[str],
+    joined_round: int,
+    actor: Actor,
+) -> NewEvent:
+    """A late entrant, playing from ``joined_round`` (once every player has accepted)."""
+    data = _entrant_fields(entrant_id, players, reserve, name, rating, None, invited)
+    data["joined_round"] = joined_round
+    return _event(ENTRANT_LATE_JOINED, data, actor)
+
+
+def partnership_proposed(
+    *, proposal_id: str, player: str, partner: str, name: str, actor: Actor
+) -> NewEvent:
+    return _event(
+        PARTNERSHIP_PROPOSED,
+        {"proposal_id": proposal_id, "player": player, "partner": partner, "name": name},
+        actor,
+    )
+
+
+def partnership_confirmed(*, proposal_id: str, actor: Actor) -> NewEvent:
+    return _event(PARTNERSHIP_CONFIRMED, {"proposal_id": proposal_id}, actor)
+
+
+def invitation_accepted(
+    *, entrant_id: str, player: str, joined_round: int | None, actor: Actor
+) -> NewEvent:
+    """A named player agreed to play; ``joined_round``: the entrant is entered by this
+    answer and plays from that round (null: another player's answer is awaited)."""
+    return _event(
+        INVITATION_ACCEPTED,
+        {"entrant_id": entrant_id, "player": player, "joined_round": joined_round},
+        actor,
+    )
+
+
+def invitation_declined(*, entrant_id: str, player: str, reason: str, actor: Actor) -> NewEvent:
+    """A named player refused before ever playing: the invitation is gone (a reserve's
+    refusal only takes the reserve off)."""
+    return _event(
+        INVITATION_DECLINED,
+        {"entrant_id": entrant_id, "player": player, "reason": reason},
+        actor,
+    )
+
+
+def entrant_withdrawn(
+    *, entrant_id: str, after_round: int, reason: str, player: str | None, actor: Actor
+) -> NewEvent:
+    """The entrant plays no more after ``after_round``; ``player``: the player who left
+    (null: an organiser withdrew it)."""
+    return _event(
+        ENTRANT_WITHDRAWN,
+        {"entrant_id": entrant_id, "after_round": after_round, "reason": reason, "player": player},
+        actor,
+    )
+
+
+def entrant_substituted(
+    *, entrant_id: str, player_out: str, player_in: str, from_round: int, actor: Actor
+) -> NewEvent:
+    return _event(
+        ENTRANT_SUBSTITUTED,
+        {
+            "entrant_id": entrant_id,
+            "player_out": player_out,
+            "player_in": player_in,
+            "from_round": from_round,
+        },
+        actor,
+    )
+
+
+def entrant_checked_in(*, entrant_id: str, round_number: int, actor: Actor) -> NewEvent:
+    return _event(ENTRANT_CHECKED_IN, {"entrant_id": entrant_id, "round": round_number}, actor)
+
+
+def round_paired(
+    *,
+    round_number: int,
+    stage: int,
+    engine: str,
+    engine_version: int,
+    engine_input: Mapping[str, Any],
+    commitment: str,
+    results_version: int,
+    pairing: Mapping[str, Any],
+    actor: Actor,
+) -> NewEvent:
+    return _event(
+        ROUND_PAIRED,
+        {
+            "round": round_number,
+            "stage": stage,
+            "engine": engine,
+            "engine_version": engine_version,
+            "input": dict(engine_input),
+            "commitment": commitment,
+            "results_version": results_version,
+            "pairing": dict(pairing),
+        },
+        actor,
+    )
+
+
+def round_started(
+    *,
+    round_number: int,
+    tables: Sequence[tuple[int, str]],
+    opened_at: str,
+    by: str,
+    actor: Actor,
+) -> NewEvent:
+    return _event(
+        ROUND_STARTED,
+        {
+            "round": round_number,
+            "tables": [{"board": board, "table_id": table_id} for board, table_id in tables],
+            "opened_at": opened_at,
+            "by": by,
+        },
+        actor,
+    )
+
+
+def player_arrived(
+    *, round_number: int, board: int, player: str, seat: str, actor: Actor
+) -> NewEvent:
+    return _event(
+        PLAYER_ARRIVED,
+        {"round": round_number, "board": board, "player": player, "seat": seat},
+        actor,
+    )
+
+
+def no_show_recorded(
+    *,
+    round_number: int,
+    board: int,
+    side: str,
+    seats: Sequence[str],
+    players: Sequence[str],
+    bot_level: str | None,
+    actor: Actor,
+) -> NewEvent:
+    """Seats still empty at the end of the grace time; ``bot_level``: bots take them."""
+    return _event(
+        NO_SHOW_RECORDED,
+        {
+            "round": round_number,
+            "board": board,
+            "side": side,
+            "seats": list(seats),
+            "players": list(players),
+            "bot": bot_level is not None,
+            "level": bot_level,
+        },
+        actor,
+    )
+
+
+def match_result_recorded(
+    result: Mapping[str, Any],
+    *,
+    source: str,
+    table_id: str | None,
+    hands: int | None,
+    scoresheet: Mapping[str, Any] | None,
+    organiser: int | None,
+    actor: Actor,
+) -> NewEvent:
+    """A match's result (``result``: the result fields, see ``decisions.results``)."""
+    return _event(
+        MATCH_RESULT_RECORDED,
+        {
+            **result,
+            "source": source,
+            "table_id": table_id,
+            "hands": hands,
+            "scoresheet": None if scoresheet is None else dict(scoresheet),
+            "organiser": organiser,
+        },
+        actor,
+    )
+
+
+def match_forfeited(
+    result: Mapping[str, Any], *, organiser: int | None, reason: str, actor: Actor
+) -> NewEvent:
+    return _event(MATCH_FORFEITED, {**result, "organiser": organiser, "reason": reason}, actor)
+
+
+def result_corrected(
+    result: Mapping[str, Any], *, corrects: str, organiser: int, reason: str, actor: Actor
+) -> NewEvent:
+    return _event(
+        RESULT_CORRECTED,
+        {**result, "corrects": corrects, "organiser": organiser, "reason": reason},
+        actor,
+    )
+
+
+def result_confirmed(
+    *, result_id: str, player: str, side: str, rated: bool, actor: Actor
+) -> NewEvent:
+    """A player of ``side`` confirms a typed-in result; ``rated``: with this confirmation
+    it counts for the site ratings pool."""
+    return _event(
+        RESULT_CONFIRMED,
+        {"result_id": result_id, "player": player, "side": side, "rated": rated},
+        actor,
+    )
+
+
+def round_closed(*, round_number: int, seed: str, actor: Actor) -> NewEvent:
+    return _event(ROUND_CLOSED, {"round": round_number, "seed": seed}, actor)
+
+
+def stage_advanced(*, stage: int, entrants: Sequence[str], actor: Actor) -> NewEvent:
+    return _event(STAGE_ADVANCED, {"stage": stage, "entrants": list(entrants)}, actor)
+
+
+def competition_finished(*, order: Sequence[str], actor: Actor) -> NewEvent:
+    return _event(COMPETITION_FINISHED, {"order": list(order)}, actor)
+
+
+# ---------------------------------------------------------------- league builders
+
+
+def league_created(*, name: str, organisers: Sequence[int], actor: Actor) -> NewEvent:
+    return _event(LEAGUE_CREATED, {"name": name, "organisers": list(organisers)}, actor)
+
+
+def season_added(*, season: str, divisions: Mapping[str, str], actor: Actor) -> NewEvent:
+    return _event(SEASON_ADDED, {"season": season, "divisions": dict(divisions)}, actor)
+
+
+def divisions_assigned(
+    *, season: str, divisions: Mapping[str, Sequence[str]], actor: Actor | None = None
+) -> NewEvent:
+    return _event(
+        DIVISIONS_ASSIGNED,
+        {"season": season, "divisions": {d: list(e) for d, e in divisions.items()}},
+        actor,
+    )
+
+
+# ---------------------------------------------------------------- payload checks
+
+Check = Callable[[object], bool]
+
+
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _at_least(low: int) -> Check:
+    return lambda v: _int(v) and v >= low  # type: ignore[operator]
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _filled(value: object) -> bool:
+    return isinstance(value, str) and value != ""
+
+
+def _bool(value: object) -> bool:
+    return isinstance(value, bool)
+
+
+def _object(value: object) -> bool:
+    return isinstance(value, dict)
+
+
+def _optional(check: Check) -> Check:
+    return lambda v: v is None or check(v)
+
+
+def _one_of(*values: object) -> Check:
+    return lambda v: v in values
+
+
+def _list_of(check: Check, length: int | None = None) -> Check:
+    return lambda v: (
+        isinstance(v, list) and (length is None or len(v) == length) and all(check(x) for x in v)
+    )
+
+
+def _keys(keys: Sequence[str], check: Check) -> Check:
+    return lambda v: (
+        isinstance(v, dict) and set(v) == set(keys) and all(check(x) for x in v.values())
+    )
+
+
+def _map_of(check: Check) -> Check:
+    return lambda v: isinstance(v, dict) and all(_text(k) and check(x) for k, x in v.items())
+
+
+def _rules(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {"preset", "version", "overrides", "snapshot"}
+        and _text(value["preset"])
+        and (value["version"] is None or _int(value["version"]))
+        and _object(value["overrides"])
+        and _object(value["snapshot"])
+    )
+
+
+def _tables(value: object) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(t, dict)
+        and set(t) == {"board", "table_id"}
+        and _int(t["board"])
+        and _filled(t["table_id"])
+        for t in value
+    )
+
+
+_POINTS = _keys(SIDES, _int)
+_SIDE = _one_of(*SIDES)
+_PLAYERS = _list_of(_filled, 2)
+
+_ENTRANT = {
+    "entrant_id": _filled,
+    "players": _PLAYERS,
+    "reserve": _optional(_filled),
+    "name": _text,
+    "rating": _int,
+    "proposal_id": _optional(_filled),
+    "invited": _list_of(_filled),
+}
+_RESULT = {
+    "result_id": _filled,
+    "round": _at_least(1),
+    "board": _at_least(1),
+    "north_south": _filled,
+    "east_west": _filled,
+    "points": _POINTS,
+    "winner": _optional(_SIDE),
+    "forfeited_by": _optional(_one_of(*SIDES, "both")),
+    "no_show": _bool,
+    "bot_substitute": _bool,
+    "rated": _bool,
+}
+
+_SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
+    (COMPETITION_CREATED, 1): {
+        "competition_id": _filled,
+        "name": _filled,
+        "kind": _one_of(*KINDS),
+        "league_id": _optional(_filled),
+        "season": _optional(_filled),
+        "division": _optional(_filled),
+        "organisers": _list_of(_int),
+        "rules": _rules,
+        "match_format": _keys(("fixed_hands",), _optional(_at_least(1))),
+        "match_points": _keys(POINTS_FIELDS, _at_least(0)),
+        "tiebreaks": _list_of(_filled),
+        "lots_seed": _filled,
+        "engines": _map_of(_int),
+        "stages": _list_of(_object),
+        "round_robin_order": _one_of(*ROUND_ROBIN_ORDERS),
+        "knockout_seeding": _one_of(*KNOCKOUT_SEEDINGS),
+        "registration_closes_at": _optional(_filled),
+        "late_join_until_round": _at_least(0),
+        "check_in": _bool,
+        "round_starts": _list_of(_optional(_filled)),
+        "grace_minutes": _at_least(0),
+        "bots_for_no_shows": _bool,
+        "bot_level": _optional(_one_of(*BOT_LEVELS)),
+        "spectator_delay_tricks": lambda v: _int(v) and 0 <= v <= 13,  # type: ignore[operator]
+    },
+    (ENTRANT_REGISTERED, 2): _ENTRANT,
+    (ENTRANT_LATE_JOINED, 2): {**_ENTRANT, "joined_round": _at_least(2)},
+    (PARTNERSHIP_PROPOSED, 1): {
+        "proposal_id": _filled,
+        "player": _filled,
+        "partner": _filled,
+        "name": _text,
+    },
+    (PARTNERSHIP_CONFIRMED, 1): {"proposal_id": _filled},
+    (INVITATION_ACCEPTED, 1): {
+        "entrant_id": _filled,
+        "player": _filled,
+        "joined_round": _optional(_at_least(1)),
+    },
+    (INVITATION_DECLINED, 1): {"entrant_id": _filled, "player": _filled, "reason": _text},
+    (ENTRANT_WITHDRAWN, 2): {
+        "entrant_id": _filled,
+        "after_round": _at_least(0),
+        "reason": _text,
+        "player": _optional(_filled),
+    },
+    (ENTRANT_SUBSTITUTED, 1): {
+        "entrant_id": _filled,
+        "player_out": _filled,
+        "player_in": _filled,
+        "from_round": _at_least(1),
+    },
+    (ENTRANT_CHECKED_IN, 1): {"entrant_id": _filled, "round": _at_least(1)},
+    (ROUND_PAIRED, 1): {
+        "round": _at_least(1),
+        "stage": _at_least(0),
+        "engine": _filled,
+        "engine_version": _int,
+        "input": _object,
+        "commitment": _filled,
+        "results_version": _at_least(0),
+        "pairing": _object,
+    },
+    (ROUND_STARTED, 2): {
+        "round": _at_least(1),
+        "tables": _tables,
+        "opened_at": _filled,
+        "by": _one_of(*OPENED_BY),
+    },
+    (PLAYER_ARRIVED, 1): {
+        "round": _at_least(1),
+        "board": _at_least(1),
+        "player": _filled,
+        "seat": _one_of(*SEATS),
+    },
+    (NO_SHOW_RECORDED, 2): {
+        "round": _at_least(1),
+        "board": _at_least(1),
+        "side": _one_of(*SIDES, "both"),
+        "seats": _list_of(_one_of(*SEATS)),
+        "players": _list_of(_filled),
+        "bot": _bool,
+        "level": _optional(_one_of(*BOT_LEVELS)),
+    },
+    (MATCH_RESULT_RECORDED, 2): {
+        **_RESULT,
+        "source": _one_of(*RESULT_SOURCES),
+        "table_id": _optional(_filled),
+        "hands": _optional(_at_least(0)),
+        "scoresheet": _optional(_object),
+        "organiser": _optional(_int),
+    },
+    (MATCH_FORFEITED, 1): {**_RESULT, "organiser": _optional(_int), "reason": _text},
+    (RESULT_CORRECTED, 2): {
+        **_RESULT,
+        "corrects": _filled,
+        "organiser": _int,
+        "reason": _filled,
+    },
+    (RESULT_CONFIRMED, 1): {
+        "result_id": _filled,
+        "player": _filled,
+        "side": _SIDE,
+        "rated": _bool,
+    },
+    (ROUND_CLOSED, 1): {"round": _at_least(1), "seed": _filled},
+    (STAGE_ADVANCED, 1): {"stage": _at_least(1), "entrants": _list_of(_filled)},
+    (COMPETITION_FINISHED, 1): {"order": _list_of(_filled)},
+    (LEAGUE_CREATED, 1): {"name": _filled, "organisers": _list_of(_int)},
+    (SEASON_ADDED, 1): {"season": _filled, "divisions": _map_of(_filled)},
+    (DIVISIONS_ASSIGNED, 1): {"season": _filled, "divisions": _map_of(_list_of(_filled))},
+}
+
+
+def validate_payload(type_: str, schema_version: int, data: Mapping[str, Any]) -> None:
+    """Refuse a payload that does not match its schema (exact field set, field shapes)."""
+    schema = _SCHEMAS.get((type_, schema_version))
+    if schema is None:
+        raise EventSchemaError(f"No schema for {type_} v{schema_version}.")
+    if set(data) != set(schema):
+        raise EventSchemaError(
+            f"{type_} v{schema_version} needs fields {sorted(schema)}, got {sorted(data)}."
+        )
+    for name, check in schema.items():
+        if not check(data[name]):
+            raise EventSchemaError(f"{type_} v{schema_version}: bad {name} {data[name]!r}.")

@@ -27,10 +27,7 @@ SEAT_SIDES = {
 
 def round_start(state: CompetitionState, number: int) -> datetime | None:
     """The start time the competition set for round ``number``, if any."""
-    starts = state.config.get("round_starts") or []
-    if 1 <= number <= len(starts) and starts[number - 1]:
-        return datetime.fromisoformat(starts[number - 1])
-    return None
+    return None if state.settings is None else state.settings.round_start(number)
 
 
 def due_to_open(state: CompetitionState, now: datetime) -> int | None:
@@ -54,9 +51,9 @@ def grace_deadline(state: CompetitionState, number: int) -> datetime | None:
         )
         if moment is not None
     ]
-    if not moments:
+    if not moments or state.settings is None:
         return None
-    return max(moments) + timedelta(minutes=int(state.config.get("grace_minutes", 10)))
+    return max(moments) + timedelta(minutes=state.settings.grace_minutes)
 
 
 def absent(state: CompetitionState, number: int, board: int) -> dict[str, str]:
@@ -75,7 +72,12 @@ def side_of(seats: Iterable[str]) -> str:
 
 def waiting_boards(state: CompetitionState, number: int) -> list[int]:
     """Boards of a started round still waiting for a player (no result, no no-show)."""
-    if state.config.get("bot_level") or number not in state.started or number in state.closed:
+    if (
+        state.settings is None
+        or state.settings.bots_play
+        or number not in state.started
+        or number in state.closed
+    ):
         return []
     reported = state.reported_boards(number)
     return [

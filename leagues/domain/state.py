@@ -4,8 +4,13 @@
 projections and selectors read; :meth:`CompetitionState.competition` gives the pure
 core's :class:`~leagues.core.competition.Competition`, so the platform, a competition
 file and an auditor's re-derivation share one set of rules.  The fold trusts the
-events' shape (only :mod:`leagues.domain.decisions` writes them) but keeps no field it
-does not understand.
+events' shape (only the builders of :mod:`leagues.domain.events` write them, each
+checked against its schema) but keeps no field it does not understand, and reads every
+schema version ever written.
+
+Only *entered* entrants are in :attr:`CompetitionState.entrants` (and so in the core's
+competition: paired, ranked, exported). A partnership registered by someone else is an
+:class:`Invitation` until each of its two players has accepted it.
 """
 
 from __future__ import annotations
@@ -14,13 +19,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from leagues.core.competition import Competition, PairedRound, Settings
+from leagues.core.competition import Competition, PairedRound
 from leagues.core.entrants import Entrant
 from leagues.core.pairings import round_from_dict
-from leagues.core.results import Award, MatchFormat, MatchPoints, MatchResult, Side
-from leagues.core.stages import Stage
+from leagues.core.results import Award, MatchResult, Side
 
 from . import events as ev
+from .settings import CompetitionSettings
 
 
 class EventLike(Protocol):
@@ -41,6 +46,18 @@ class Proposal:
 
 
 @dataclass(frozen=True, slots=True)
+class Invitation:
+    """A partnership registered by someone else, waiting for its players' answers.
+
+    ``entrant`` is the entrant it becomes (its ``joined_round`` is the one planned: a
+    late entrant's, or 1); ``awaiting`` the players (of its two) who have not accepted.
+    """
+
+    entrant: Entrant
+    awaiting: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
 class ResultInfo:
     """What a result event says beyond the core's :class:`MatchResult`."""
 
@@ -51,29 +68,11 @@ class ResultInfo:
     scoresheet: dict[str, Any] | None = None
     hands: int | None = None
 
-
-def settings_of(data: Mapping[str, Any]) -> Settings:
-    """The core settings a ``CompetitionCreated`` payload pins."""
-    return Settings(
-        id=str(data["competition_id"]),
-        name=str(data.get("name", "")),
-        stages=tuple(
-            Stage(
-                kind=s["kind"],
-                rounds=int(s.get("rounds", 0)),
-                advance=s.get("advance"),
-                double=bool(s.get("double", False)),
-                reset=bool(s.get("reset", False)),
-            )
-            for s in data["stages"]
-        ),
-        match_points=MatchPoints(**data["match_points"]),
-        match_format=MatchFormat(data["match_format"].get("fixed_hands")),
-        tiebreaks=tuple(data["tiebreaks"]),
-        lots_seed=str(data["lots_seed"]),
-        round_robin_order=str(data.get("round_robin_order", "lots")),
-        knockout_seeding=str(data.get("knockout_seeding", "rating")),
-    )
+    @property
+    def typed_in(self) -> bool:
+        """Entered by an organiser (a result, a scoresheet or a correction), not played
+        at one of the competition's tables: it needs both sides' confirmation."""
+        return self.source in ("organiser", "scoresheet", "correction")
 
 
 def _entrant(data: Mapping[str, Any], joined_round: int = 1) -> Entrant:
@@ -88,7 +87,24 @@ def _entrant(data: Mapping[str, Any], joined_round: int = 1) -> Entrant:
     )
 
 
-def _result(version: int, data: Mapping[str, Any], corrects: str | None = None) -> MatchResult:
+def _site_rated(type_: str, version: int, data: Mapping[str, Any]) -> bool:
+    """Whether a result counts for the site ratings pool as recorded (a confirmation may
+    make a typed-in one count later). v2: the event says so. v1 said only "not flagged",
+    so a v1 result counts when it was played at a table by the entrants' own players."""
+    if data.get("forfeited_by") is not None or data.get("bot_substitute"):
+        return False
+    if version >= 2:
+        return bool(data.get("rated", False))
+    return (
+        type_ == ev.MATCH_RESULT_RECORDED
+        and bool(data.get("rated", True))
+        and data.get("source") == "table"
+    )
+
+
+def _result(
+    type_: str, version: int, data: Mapping[str, Any], sequence: int, corrects: str | None = None
+) -> MatchResult:
     points = data.get("points") or {"north_south": 0, "east_west": 0}
     winner: Side | None = data.get("winner")
     return MatchResult(
@@ -100,12 +116,12 @@ def _result(version: int, data: Mapping[str, Any], corrects: str | None = None) 
         north_south_points=int(points["north_south"]),
         east_west_points=int(points["east_west"]),
         winner=winner,
-        sequence=version,
+        sequence=sequence,
         forfeited_by=data.get("forfeited_by"),
         no_show=bool(data.get("no_show", False)),
         bot_substitute=bool(data.get("bot_substitute", False)),
         corrects=corrects,
-        rated=bool(data.get("rated", True)),
+        rated=_site_rated(type_, version, data),
     )
 
 
@@ -115,9 +131,12 @@ class CompetitionState:
 
     version: int = 0
     head_hash: str | None = None
-    config: dict[str, Any] = field(default_factory=dict)
-    settings: Settings | None = None
+    settings: CompetitionSettings | None = None
     entrants: dict[str, Entrant] = field(default_factory=dict)
+    invitations: dict[str, Invitation] = field(default_factory=dict)
+    # Players who agreed to play here: registered themselves, proposed or confirmed a
+    # partnership, or accepted an invitation (as a player, reserve or substitute).
+    consented: set[str] = field(default_factory=set)
     proposals: dict[str, Proposal] = field(default_factory=dict)
     checked_in: dict[int, set[str]] = field(default_factory=dict)
     # entrant -> [(from_round, player_out, player_in)]
@@ -132,6 +151,8 @@ class CompetitionState:
     closed: set[int] = field(default_factory=set)
     results: list[MatchResult] = field(default_factory=list)
     result_info: dict[str, ResultInfo] = field(default_factory=dict)
+    # result id -> side -> the player who confirmed it (ResultConfirmed)
+    confirmations: dict[str, dict[str, str]] = field(default_factory=dict)
     awards: list[Award] = field(default_factory=list)
     no_shows: list[dict[str, Any]] = field(default_factory=list)
     stage: int = 0
@@ -150,16 +171,16 @@ class CompetitionState:
 
     @property
     def competition_id(self) -> str:
-        return "" if self.settings is None else self.settings.id
+        return "" if self.settings is None else self.settings.competition_id
 
     @property
     def organisers(self) -> list[int]:
-        return [int(user) for user in self.config.get("organisers", [])]
+        return [] if self.settings is None else list(self.settings.organisers)
 
     def apply(self, event: EventLike) -> None:
         handler = _HANDLERS.get(event.type)
         if handler is not None:
-            handler(self, event.version, event.data)
+            handler(self, event.type, getattr(event, "schema_version", 1), event)
         self.version = event.version
         stored_hash = getattr(event, "hash", None)
         self.head_hash = stored_hash if isinstance(stored_hash, str) else None
@@ -171,7 +192,7 @@ class CompetitionState:
         if self.settings is None:
             raise ValueError("the competition has no CompetitionCreated event")
         return Competition(
-            self.settings,
+            self.settings.core,
             tuple(self.entrants.values()),
             tuple(self.rounds),
             tuple(self.results),
@@ -197,16 +218,27 @@ class CompetitionState:
         return None
 
     def entrant_of_player(self, player: str) -> str | None:
-        """The entrant the player is in: as a registered player or reserve, or as anyone
-        who came in as its substitute (a player is in one entrant of a competition)."""
-        for entrant in self.entrants.values():
-            people = (*entrant.players, entrant.reserve)
-            if player in people:
+        """The entrant (or invitation) the player is in: as a registered player or
+        reserve, or as anyone who came in as its substitute (a player is in one entrant
+        of a competition)."""
+        for entrant in (*self.entrants.values(), *(i.entrant for i in self.invitations.values())):
+            if player in (*entrant.players, entrant.reserve):
                 return entrant.id
         for entrant_id, changes in self.substitutions.items():
             if any(into == player for _, _, into in changes):
                 return entrant_id
         return None
+
+    def awaiting(self, entrant_id: str) -> list[str]:
+        """The people named in the entrant (or invitation) whose answer is awaited: its
+        players until they accept, then a reserve or substitute who has not."""
+        invitation = self.invitations.get(entrant_id)
+        entrant = invitation.entrant if invitation else self.entrants.get(entrant_id)
+        if entrant is None:
+            return []
+        named = [*entrant.players, *([entrant.reserve] if entrant.reserve else [])]
+        named += [into for _, _, into in self.substitutions.get(entrant_id, [])]
+        return [p for p in dict.fromkeys(named) if p not in self.consented]
 
     def seating(self, round_number: int, board: int) -> dict[str, str]:
         """The player of each seat of a match: North-South entrant's players at north and
@@ -244,54 +276,98 @@ class CompetitionState:
 # ---------------------------------------------------------------- handlers
 
 
-def _created(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    state.config = dict(data)
-    state.settings = settings_of(data)
+def _created(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    state.settings = CompetitionSettings.from_payload(event.data)
 
 
-def _registered(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    state.entrants[str(data["entrant_id"])] = _entrant(data)
+def _enter(state: CompetitionState, entrant: Entrant, sequence: int) -> None:
+    state.entrants[entrant.id] = entrant
+    for missed in range(1, entrant.joined_round):
+        state.awards.append(
+            Award(f"late_join:{missed}:{entrant.id}", missed, entrant.id, "late_join", sequence)
+        )
+
+
+def _registered(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    data = event.data
+    late = type_ == ev.ENTRANT_LATE_JOINED
+    entrant = _entrant(data, joined_round=int(data["joined_round"]) if late else 1)
+    named = [*entrant.players, *([entrant.reserve] if entrant.reserve else [])]
+    invited = {str(p) for p in data.get("invited", [])}  # v1: nobody (entered at once)
+    state.consented.update(p for p in named if p not in invited)
+    awaiting = frozenset(invited & set(entrant.players))
+    if awaiting:
+        state.invitations[entrant.id] = Invitation(entrant, awaiting)
+    else:
+        _enter(state, entrant, event.version)
     if data.get("proposal_id"):
         state.proposals.pop(str(data["proposal_id"]), None)
 
 
-def _proposed(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
+def _accepted(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    data = event.data
+    player = str(data["player"])
+    state.consented.add(player)
+    invitation = state.invitations.get(str(data["entrant_id"]))
+    if invitation is None:
+        return
+    if data.get("joined_round") is None:
+        state.invitations[invitation.entrant.id] = replace(
+            invitation, awaiting=invitation.awaiting - {player}
+        )
+        return
+    del state.invitations[invitation.entrant.id]
+    _enter(
+        state, replace(invitation.entrant, joined_round=int(data["joined_round"])), event.version
+    )
+
+
+def _declined(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    entrant_id, player = str(event.data["entrant_id"]), str(event.data["player"])
+    invitation = state.invitations.get(entrant_id)
+    if invitation is not None and player in invitation.entrant.players:
+        del state.invitations[entrant_id]
+    elif invitation is not None and invitation.entrant.reserve == player:
+        state.invitations[entrant_id] = replace(
+            invitation, entrant=replace(invitation.entrant, reserve=None)
+        )
+    elif entrant_id in state.entrants and state.entrants[entrant_id].reserve == player:
+        state.entrants[entrant_id] = replace(state.entrants[entrant_id], reserve=None)
+
+
+def _proposed(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    data = event.data
     state.proposals[str(data["proposal_id"])] = Proposal(
         str(data["proposal_id"]), str(data["player"]), str(data["partner"]), str(data["name"])
     )
 
 
-def _confirmed(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    state.proposals.pop(str(data["proposal_id"]), None)
+def _confirmed(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    state.proposals.pop(str(event.data["proposal_id"]), None)
 
 
-def _withdrawn(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    entrant_id = str(data["entrant_id"])
+def _withdrawn(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    entrant_id = str(event.data["entrant_id"])
+    if state.invitations.pop(entrant_id, None) is not None:
+        return  # an invitation withdrawn before it was accepted: it never played
     state.entrants[entrant_id] = replace(
-        state.entrants[entrant_id], withdrawn_after_round=int(data["after_round"])
+        state.entrants[entrant_id], withdrawn_after_round=int(event.data["after_round"])
     )
 
 
-def _late_joined(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    entrant = _entrant(data, joined_round=int(data["joined_round"]))
-    state.entrants[entrant.id] = entrant
-    for missed in range(1, entrant.joined_round):
-        state.awards.append(
-            Award(f"late_join:{missed}:{entrant.id}", missed, entrant.id, "late_join", version)
-        )
-
-
-def _substituted(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
+def _substituted(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    data = event.data
     state.substitutions.setdefault(str(data["entrant_id"]), []).append(
         (int(data["from_round"]), str(data["player_out"]), str(data["player_in"]))
     )
 
 
-def _checked_in(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    state.checked_in.setdefault(int(data["round"]), set()).add(str(data["entrant_id"]))
+def _checked_in(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    state.checked_in.setdefault(int(event.data["round"]), set()).add(str(event.data["entrant_id"]))
 
 
-def _paired(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
+def _paired(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    data = event.data
     pairing = round_from_dict(data["pairing"])
     state.rounds.append(
         PairedRound(
@@ -308,7 +384,8 @@ def _paired(state: CompetitionState, version: int, data: Mapping[str, Any]) -> N
             state.awards.append(Award(f"bye:{pairing.number}:{entrant}", pairing.number, entrant))
 
 
-def _started(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
+def _started(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    data = event.data
     number = int(data["round"])
     state.started.add(number)
     state.tables[number] = {int(t["board"]): str(t["table_id"]) for t in data["tables"]}
@@ -316,15 +393,28 @@ def _started(state: CompetitionState, version: int, data: Mapping[str, Any]) -> 
         state.opened_at[number] = str(data["opened_at"])
 
 
-def _arrived(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    boards = state.arrived.setdefault(int(data["round"]), {})
-    boards.setdefault(int(data["board"]), set()).add(str(data["player"]))
+def _arrived(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    boards = state.arrived.setdefault(int(event.data["round"]), {})
+    boards.setdefault(int(event.data["board"]), set()).add(str(event.data["player"]))
 
 
-def _info(data: Mapping[str, Any], source: str) -> ResultInfo:
+_SOURCES = {
+    ev.MATCH_RESULT_RECORDED: "organiser",
+    ev.MATCH_FORFEITED: "forfeit",
+    ev.RESULT_CORRECTED: "correction",
+}
+
+
+def _result_event(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    data = event.data
+    corrects = str(data["corrects"]) if type_ == ev.RESULT_CORRECTED else None
+    state.results.append(_result(type_, version, data, event.version, corrects))
     organiser = data.get("organiser")
-    return ResultInfo(
-        source=str(data.get("source", source)),
+    state.result_info[str(data["result_id"])] = ResultInfo(
+        # A correction's source is "correction" whatever it says; a result's is its own.
+        source=str(data.get("source", _SOURCES[type_]))
+        if type_ == ev.MATCH_RESULT_RECORDED
+        else _SOURCES[type_],
         table_id=data.get("table_id"),
         organiser=None if organiser is None else int(organiser),
         reason=str(data.get("reason", "")),
@@ -333,55 +423,54 @@ def _info(data: Mapping[str, Any], source: str) -> ResultInfo:
     )
 
 
-def _recorded(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    state.results.append(_result(version, data))
-    state.result_info[str(data["result_id"])] = _info(data, "organiser")
+def _result_confirmed(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    data = event.data
+    result_id = str(data["result_id"])
+    state.confirmations.setdefault(result_id, {})[str(data["side"])] = str(data["player"])
+    if data.get("rated"):
+        state.results = [
+            replace(result, rated=True) if result.id == result_id else result
+            for result in state.results
+        ]
 
 
-def _forfeited(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    state.results.append(_result(version, data))
-    state.result_info[str(data["result_id"])] = _info(data, "forfeit")
+def _no_show(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    state.no_shows.append(dict(event.data))
 
 
-def _no_show(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    state.no_shows.append(dict(data))
-
-
-def _corrected(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    state.results.append(_result(version, data, corrects=str(data["corrects"])))
-    state.result_info[str(data["result_id"])] = _info(data, "correction")
-
-
-def _closed(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    number = int(data["round"])
+def _closed(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    number = int(event.data["round"])
     state.closed.add(number)
-    state.rounds[number - 1] = replace(state.rounds[number - 1], seed=str(data["seed"]))
+    state.rounds[number - 1] = replace(state.rounds[number - 1], seed=str(event.data["seed"]))
 
 
-def _stage_advanced(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
-    state.stage = int(data["stage"])
+def _stage_advanced(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    state.stage = int(event.data["stage"])
 
 
-def _finished(state: CompetitionState, version: int, data: Mapping[str, Any]) -> None:
+def _finished(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
     state.finished = True
 
 
 _HANDLERS = {
     ev.COMPETITION_CREATED: _created,
     ev.ENTRANT_REGISTERED: _registered,
+    ev.ENTRANT_LATE_JOINED: _registered,
+    ev.INVITATION_ACCEPTED: _accepted,
+    ev.INVITATION_DECLINED: _declined,
     ev.PARTNERSHIP_PROPOSED: _proposed,
     ev.PARTNERSHIP_CONFIRMED: _confirmed,
     ev.ENTRANT_WITHDRAWN: _withdrawn,
-    ev.ENTRANT_LATE_JOINED: _late_joined,
     ev.ENTRANT_SUBSTITUTED: _substituted,
     ev.ENTRANT_CHECKED_IN: _checked_in,
     ev.ROUND_PAIRED: _paired,
     ev.ROUND_STARTED: _started,
-    ev.MATCH_RESULT_RECORDED: _recorded,
-    ev.MATCH_FORFEITED: _forfeited,
+    ev.MATCH_RESULT_RECORDED: _result_event,
+    ev.MATCH_FORFEITED: _result_event,
+    ev.RESULT_CORRECTED: _result_event,
+    ev.RESULT_CONFIRMED: _result_confirmed,
     ev.NO_SHOW_RECORDED: _no_show,
     ev.PLAYER_ARRIVED: _arrived,
-    ev.RESULT_CORRECTED: _corrected,
     ev.ROUND_CLOSED: _closed,
     ev.STAGE_ADVANCED: _stage_advanced,
     ev.COMPETITION_FINISHED: _finished,

@@ -15,10 +15,11 @@ from leagues.core.results import effective_results
 from leagues.core.tiebreaks import check_tiebreaks
 from leagues.core.whatif import compare
 from leagues.domain import schedule
+from leagues.domain.pools import SITE_POOL
 from leagues.domain.state import CompetitionState
 from leagues.models import Competition, OfficialStandings, PlayerRating
 from leagues.projections import standings_document
-from leagues.services.competitions import outcome
+from leagues.services.results import outcome
 from leagues.services.streams import load, parse_id
 from scoring.core.scoresheet import ScoresheetError, score_scoresheet
 from scoring.services.presets import resolve, rules_from_mapping
@@ -80,29 +81,36 @@ def list_competitions(
 
 def overview(competition_id: object) -> dict[str, Any]:
     state = state_of(competition_id)
-    config = state.config
-    player_ids = [p for e in state.entrants.values() for p in (*e.players, e.reserve)]
+    assert state.settings is not None
+    invited = [i.entrant for i in state.invitations.values()]
+    named = [*state.entrants.values(), *invited]
+    player_ids = [p for e in named for p in (*e.players, e.reserve)]
     player_ids += [into for subs in state.substitutions.values() for _, _, into in subs]
     next_round = state.last_round + 1
     checked_in = state.checked_in.get(next_round, set())
     return {
         "id": state.competition_id,
         "version": state.version,
-        "settings": config,
+        "settings": state.settings.as_payload(),
         "next_round": next_round,
         "entrants": [
             {
                 "id": e.id,
                 "name": e.name,
+                # entered: paired and ranked; invited: waiting for its players to accept.
+                "status": "invited" if e.id in state.invitations else "entered",
+                "awaiting": state.awaiting(e.id),
                 "players": list(e.players),
                 "reserve": e.reserve,
                 "joined_round": e.joined_round,
                 "withdrawn_after_round": e.withdrawn_after_round,
                 # Who plays the next round (substitutions applied), and its check-in.
-                "playing": list(state.players_in(e.id, next_round)),
+                "playing": list(
+                    state.players_in(e.id, next_round) if e.id in state.entrants else e.players
+                ),
                 "checked_in": e.id in checked_in,
             }
-            for e in state.entrants.values()
+            for e in named
         ],
         "proposals": [
             {"id": p.id, "player": p.player, "partner": p.partner} for p in state.proposals.values()
@@ -182,6 +190,20 @@ def _result(state: CompetitionState, result: Any) -> dict[str, Any] | None:
         # and the organiser's reason for a correction or forfeit.
         "source": info.source,
         "reason": info.reason,
+        # Whether it counts for the site ratings, and who confirmed a typed-in one (side
+        # -> player): it counts once a player of each side has.
+        "rated": result.rated,
+        "confirmed_by": state.confirmations.get(result.id, {}),
+    }
+
+
+def confirmations(state: CompetitionState, result_id: str) -> dict[str, Any]:
+    """A result's confirmations (side -> player) and whether it counts for the ratings."""
+    result = state.result_of(result_id)
+    return {
+        "result_id": result_id,
+        "confirmed_by": state.confirmations.get(result_id, {}),
+        "rated": bool(result and result.rated),
     }
 
 
@@ -210,7 +232,8 @@ def what_if(
             resolved = resolve(rules)
         except RulesError as error:
             raise LeagueError("bad_rules", str(error)) from None
-        pinned = rules_from_mapping(state.config["rules"]["snapshot"])
+        assert state.settings is not None
+        pinned = rules_from_mapping(dict(state.settings.rules.snapshot))
         changed = [
             name
             for name, value in resolved.rules.to_dict().items()
@@ -240,7 +263,8 @@ def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[li
     """Every result rescored under ``rules`` (tables through the rescoring service,
     scoresheets through the calculator; forfeits and typed-in results as they were), and
     how many tables the rescoring service rescored."""
-    fixed = state.config["match_format"]["fixed_hands"]
+    assert state.settings is not None
+    fixed = state.settings.match_format.fixed_hands
     tables = {
         r.id: state.result_info[r.id].table_id
         for r in state.results
@@ -312,6 +336,9 @@ def _next_match(state: CompetitionState, player: str) -> dict[str, Any]:
     entrant = state.entrant_of_player(player)
     if entrant is None:
         raise LeagueError("unknown_player", f"Player {player!r} plays in no entrant here.")
+    if entrant in state.invitations:
+        # Not entered yet: nothing is paired for it; the page asks the player to answer.
+        return {"entrant": entrant, "match": None, "invited": True}
     reported = {(r.round, r.board) for r in state.results}
     for paired in reversed(state.rounds):
         for pairing in paired.pairing.matches:
@@ -359,10 +386,13 @@ def export_csv(competition_id: object) -> str:
     return competition_csv(competition, competition.standings())
 
 
-def ratings(players: list[str] | None = None, limit: int = 100) -> list[dict[str, Any]]:
+def ratings(
+    players: list[str] | None = None, limit: int = 100, pool: str = SITE_POOL
+) -> list[dict[str, Any]]:
+    """One pool's ratings (``leagues.domain.pools``; the site's by default), best first."""
     # Ranked in the database by the ordinal (mu - 3 sigma, PlayerRating.ordinal), so the
     # top is the top of every rated player, not of whichever rows came back first.
-    query = PlayerRating.objects.annotate(rank=F("mu") - 3.0 * F("sigma"))
+    query = PlayerRating.objects.filter(pool=pool).annotate(rank=F("mu") - 3.0 * F("sigma"))
     if players:
         query = query.filter(player__in=players[:limit])
     rows = list(query.order_by("-rank", "player")[:limit])

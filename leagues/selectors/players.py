@@ -73,10 +73,6 @@ def users_of(players: Iterable[object]) -> dict[str, Any]:
     return users
 
 
-def check_entrant_players(entrant: dict[str, Any]) -> None:
-    """The players and reserve of an entrant request are users (see :func:`users_of`)."""
-    players = entrant.get("players")
-    named = list(players) if isinstance(players, list | tuple) else []
-    if entrant.get("reserve") is not None:
-        named.append(entrant["reserve"])
-    users_of(named)
+def check_entrant_players(players: Iterable[str], reserve: str | None) -> None:
+    """The players and reserve an entrant names are users (see :func:`users_of`)."""
+    users_of([*players, *([reserve] if reserve is not None else [])])

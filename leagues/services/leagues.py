@@ -1,148 +1,115 @@
-"""Leagues: a name, organisers and seasons (each division of a season is a competition).
+"""League use cases: create a league, add a season (one competition per division,
+optionally filled by promotion and relegation from the previous season).
 
-A league is a small stream ``league-<uuid>``: ``LeagueCreated``, then ``SeasonAdded`` per
-season (its divisions and their competitions) and ``DivisionsAssigned`` when a season's
-divisions came from the previous season's final standings (promotion/relegation).
+The league aggregate (its fold, requests and decisions) is :mod:`leagues.domain.league`;
+this module folds, lets it decide and appends, as the competition use cases do.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
 
-from eventstore.reading import read_stream
 from eventstore.recorder import append
 from leagues.core.errors import LeagueError
 from leagues.domain import events as ev
-from leagues.domain.decisions import MAX_NAME, checked_name
-from leagues.domain.league import promote
+from leagues.domain.decisions import CompetitionSpec, EntrantRequest
+from leagues.domain.league import (
+    LeagueSpec,
+    LeagueState,
+    PromotionRequest,
+    SeasonRequest,
+    check_new_season,
+    decide_add_season,
+    decide_create_league,
+    promote,
+    require_league,
+)
+from leagues.domain.parsing import MAX_NAME
 from leagues.models import League
 
-from . import competitions
-from .streams import actor_of, load, parse_id, user_id_of
-
-MAX_DIVISIONS = 16
-MAX_SEASON_NAME = 64
+from .competitions import create_competition
+from .registration import register_entrant
+from .streams import actor_of, load, load_league, user_id_of
 
 
-def _fold(league_id: str) -> tuple[dict[str, Any], int]:
-    events = read_stream(ev.league_stream_id(league_id))
-    if not events:
-        raise LeagueError("unknown_league", "There is no such league.")
-    view: dict[str, Any] = {"id": league_id, "seasons": []}
-    for event in events:
-        if event.type == ev.LEAGUE_CREATED:
-            view.update(name=event.data["name"], organisers=event.data["organisers"])
-        elif event.type == ev.SEASON_ADDED:
-            view["seasons"].append(dict(event.data))
-    return view, len(events)
-
-
-def create_league(user: Any, body: Mapping[str, Any]) -> dict[str, Any]:
+def create_league(user: Any, spec: LeagueSpec) -> dict[str, Any]:
     owner = user_id_of(user)
     if owner is None:
         raise LeagueError("not_signed_in", "Sign in to create a league.")
-    name = checked_name(body.get("name"), "name")
-    extra = body.get("organisers", [])
-    if not isinstance(extra, list) or not all(type(u) is int for u in extra) or len(extra) > 20:
-        raise LeagueError("invalid", "organisers is a list of at most 20 user ids.")
     league_id = str(uuid.uuid4())
-    organisers = [owner, *[u for u in extra if u != owner]]
+    events, organisers = decide_create_league(spec, owner=owner, actor=actor_of(user))
     with transaction.atomic():
-        append(
-            ev.league_stream_id(league_id),
-            0,
-            [ev.event(ev.LEAGUE_CREATED, {"name": name, "organisers": organisers}, actor_of(user))],
+        append(ev.league_stream_id(league_id), 0, events)
+        League.objects.create(
+            id=league_id, name=spec.name, organisers=list(organisers), version=len(events)
         )
-        League.objects.create(id=league_id, name=name, organisers=organisers, version=1)
-    return _fold(league_id)[0]
+    return load_league(league_id).view()
 
 
 def league_view(league_id: object) -> dict[str, Any]:
-    return _fold(parse_id(league_id, "league"))[0]
+    return require_league(load_league(league_id)).view()
 
 
-def add_season(user: Any, league_id: object, body: Mapping[str, Any]) -> dict[str, Any]:
+def add_season(user: Any, league_id: object, request: SeasonRequest) -> dict[str, Any]:
     """A season: one competition per division (``competition`` holds their settings);
     with ``promote: {"from": SEASON, "up": N, "down": N}`` the divisions are filled from
-    that season's final standings (the same partnerships registered again)."""
-    lid = parse_id(league_id, "league")
-    view, version = _fold(lid)
-    if user_id_of(user) not in view["organisers"]:
-        raise LeagueError("not_organiser", "Only this league's organisers can add a season.")
-    season = checked_name(body.get("season"), "season", MAX_SEASON_NAME)
-    divisions = body.get("divisions", ["main"])
-    if any(s["season"] == season for s in view["seasons"]):
-        raise LeagueError("invalid", f"Season {season!r} exists already.")
-    if (
-        not isinstance(divisions, list)
-        or not 1 <= len(divisions) <= MAX_DIVISIONS
-        or not all(isinstance(d, str) and 1 <= len(d) <= 64 for d in divisions)
-    ):
-        raise LeagueError("invalid", f"divisions is a list of 1 to {MAX_DIVISIONS} names.")
-    spec = body.get("competition", {})
-    if not isinstance(spec, Mapping):
-        raise LeagueError("invalid", "competition is an object of competition settings.")
+    that season's final standings (the same partnerships invited again: each player
+    accepts the new season as they accepted the last)."""
+    league = load_league(league_id)
+    check_new_season(league, request, user_id_of(user))
     moves = None
-    promotion = body.get("promote")
-    if promotion is not None:
-        moves = _promotion(view, promotion, len(divisions))
+    if request.promote is not None:
+        moves = _promotion(league, request.promote)
     # One transaction: a refused registration (or another season added first) leaves
     # no competition of this season behind.
     with transaction.atomic():
         created: dict[str, str] = {}
-        for division in divisions:
-            state = competitions.create_competition(
-                user,
+        for division in request.divisions:
+            spec = CompetitionSpec.parse(
                 {
                     # A division's competition is named for its league, season and division
                     # unless the settings name it.
-                    "name": f"{view['name']} {season}: {division}"[:MAX_NAME],
-                    **spec,
+                    "name": f"{league.name} {request.season}: {division}"[:MAX_NAME],
+                    **request.competition,
                     "kind": "season",
-                    "league_id": lid,
-                    "season": season,
+                    "league_id": league.league_id,
+                    "season": request.season,
                     "division": division,
-                    "organisers": view["organisers"],
-                },
+                    "organisers": list(league.organisers),
+                }
             )
-            created[division] = state.competition_id
+            created[division] = create_competition(user, spec).competition_id
+        assigned = None
         if moves is not None:
-            for division, entrants in zip(divisions, moves, strict=True):
+            assigned = {}
+            for division, entrants in zip(request.divisions, moves, strict=True):
                 for entrant in entrants:
-                    competitions.register_entrant(user, created[division], **entrant)
-        data = {"season": season, "divisions": created}
-        new = [ev.event(ev.SEASON_ADDED, data, actor_of(user))]
-        if moves is not None:
-            assigned = {
-                d: [e["entrant_id"] for e in m] for d, m in zip(divisions, moves, strict=True)
-            }
-            new.append(ev.event(ev.DIVISIONS_ASSIGNED, {"season": season, "divisions": assigned}))
-        append(ev.league_stream_id(lid), version, new)
-        League.objects.filter(id=lid).update(version=version + len(new))
-    return _fold(lid)[0]
-
-
-def _promotion(view: dict[str, Any], promotion: object, count: int) -> list[list[dict[str, Any]]]:
-    if not isinstance(promotion, Mapping):
-        raise LeagueError("invalid", 'promote is {"from": SEASON, "up": N, "down": N}.')
-    previous = next((s for s in view["seasons"] if s["season"] == promotion.get("from")), None)
-    if previous is None:
-        raise LeagueError(
-            "invalid", f"There is no season {promotion.get('from')!r} to promote from."
+                    register_entrant(user, created[division], entrant)
+                assigned[division] = [e.entrant_id for e in entrants]
+        events = decide_add_season(
+            league,
+            request,
+            user_id=user_id_of(user),
+            competitions=created,
+            assigned=assigned,
+            actor=actor_of(user),
         )
-    up, down = promotion.get("up", 1), promotion.get("down", 1)
-    if type(up) is not int or type(down) is not int or not (0 <= up <= 64 and 0 <= down <= 64):
-        raise LeagueError("invalid", "up and down are whole numbers from 0 to 64.")
-    old = list(previous["divisions"].values())
-    if len(old) != count:
-        raise LeagueError("invalid", f"The previous season had {len(old)} divisions, not {count}.")
+        append(ev.league_stream_id(league.league_id), league.version, events)
+        League.objects.filter(id=league.league_id).update(version=league.version + len(events))
+    return load_league(league.league_id).view()
+
+
+def _promotion(league: LeagueState, promotion: PromotionRequest) -> list[list[EntrantRequest]]:
+    """Each new division's entrants (as registration requests), from the final standings
+    of the season promoted from (withdrawn entrants do not carry over)."""
+    previous = league.season(promotion.source)
+    assert previous is not None  # check_new_season refused a season that is not there
     orders: list[list[str]] = []
-    entrants: dict[str, dict[str, Any]] = {}
-    for competition_id in old:
+    entrants: dict[str, EntrantRequest] = {}
+    for competition_id in previous.divisions.values():
         state = load(competition_id)
         if not state.finished:
             raise LeagueError("stage_not_complete", "The previous season is not finished.")
@@ -154,10 +121,10 @@ def _promotion(view: dict[str, Any], promotion: object, count: int) -> list[list
         orders.append(order)
         for entrant_id in order:
             e = state.entrants[entrant_id]
-            entrants[entrant_id] = {
-                "entrant_id": e.id,
-                "players": list(e.players),
-                "reserve": e.reserve,
-                "name": e.name,
-            }
-    return [[entrants[e] for e in division] for division in promote(orders, up, down)]
+            entrants[entrant_id] = EntrantRequest(
+                entrant_id=e.id, players=e.players, reserve=e.reserve, name=e.name
+            )
+    return [
+        [entrants[e] for e in division]
+        for division in promote(orders, promotion.up, promotion.down)
+    ]

@@ -42,7 +42,8 @@ from leagues.domain import decisions, schedule
 from leagues.domain.state import CompetitionState
 from leagues.models import CompetitionTable
 
-from .competitions import finish_if_complete, seed_of
+from .pairing_secrets import seed_of
+from .results import finish_if_complete
 from .streams import actor_of, execute, load, parse_id, user_id_of
 from .tables import DIRECTOR, SCHEDULE_ACTOR
 

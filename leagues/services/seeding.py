@@ -1,6 +1,8 @@
 """An entrant's seeding rating when the organiser gives none: the partnership's team
-ordinal from the ratings projection (``league_ratings``), pinned in the registration
-event so that re-deriving a pairing never depends on the ratings as they are later."""
+ordinal from the ratings projection, in the competition's seeding pools
+(:func:`leagues.domain.pools.seeding_pools`: its league's first, then the site's),
+pinned in the registration event so that re-deriving a pairing never depends on the
+ratings as they are later."""
 
 from __future__ import annotations
 
@@ -9,28 +11,29 @@ from collections.abc import Sequence
 from leagues.core.entrants import Entrant
 from leagues.core.ratings import PlayerRating as Rating
 from leagues.core.ratings import seeding_ratings
+from leagues.domain.decisions import EntrantRequest
+from leagues.domain.pools import SITE_POOL, seeding_pools
+from leagues.domain.state import CompetitionState
 from leagues.models import PlayerRating
 
 
-def projected_rating(players: object) -> int | None:
-    """The team ordinal (thousandths) of two players; None for anything but two names
-    (the decision then refuses the request with its own message)."""
-    if not isinstance(players, list | tuple) or len(players) != 2:
-        return None
-    if not all(isinstance(player, str) and player for player in players):
-        return None
-    names: Sequence[str] = [str(player) for player in players]
-    ratings = {
-        row.player: Rating(row.player, row.mu, row.sigma, row.matches)
-        for row in PlayerRating.objects.filter(player__in=names)
-    }
-    entrant = Entrant(id="seeding", players=(names[0], names[1]))
+def projected_rating(state: CompetitionState, players: Sequence[str]) -> int:
+    """The team ordinal (thousandths) of two players, each rated from the first of the
+    competition's seeding pools that rates them."""
+    pools = seeding_pools(state.settings) if state.settings is not None else (SITE_POOL,)
+    rows = PlayerRating.objects.filter(player__in=list(players), pool__in=pools)
+    found = {(row.pool, row.player): row for row in rows}
+    ratings: dict[str, Rating] = {}
+    for player in players:
+        row = next((found[(pool, player)] for pool in pools if (pool, player) in found), None)
+        if row is not None:
+            ratings[player] = Rating(player, row.mu, row.sigma, row.matches)
+    entrant = Entrant(id="seeding", players=(players[0], players[1]))
     return seeding_ratings([entrant], ratings)["seeding"]
 
 
-def with_seeding(entrant: dict[str, object]) -> dict[str, object]:
-    """The entrant request, its ``rating`` filled from the projection when not given."""
-    if entrant.get("rating") is not None:
-        return entrant
-    rating = projected_rating(entrant.get("players"))
-    return entrant if rating is None else {**entrant, "rating": rating}
+def with_seeding(state: CompetitionState, request: EntrantRequest) -> EntrantRequest:
+    """The entrant request, its ``rating`` filled from the ratings when not given."""
+    if request.rating is not None or request.players is None:
+        return request
+    return request.with_rating(projected_rating(state, request.players))

@@ -1,4 +1,5 @@
-"""Loading a competition and appending its events: the one write path of leagues."""
+"""Loading a competition (or a league) and appending its events: the one write path of
+leagues, and the organisers' use case built on it (:func:`as_organiser`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from eventstore.recorder import append
 from eventstore.records import NewEvent, StoredEvent
 from leagues.core.errors import LeagueError
 from leagues.domain import events as ev
+from leagues.domain.decisions import require_organiser
+from leagues.domain.league import LeagueState
 from leagues.domain.schedule import next_due
 from leagues.domain.state import CompetitionState
 from leagues.models import Competition as CompetitionRow
@@ -31,6 +34,12 @@ def parse_id(value: object, what: str = "competition") -> str:
 def load(competition_id: object) -> CompetitionState:
     """The competition's folded state (an empty state when there is no such stream)."""
     return CompetitionState.fold(read_stream(ev.competition_stream_id(parse_id(competition_id))))
+
+
+def load_league(league_id: object) -> LeagueState:
+    """The league's folded state (``exists`` False when there is no such stream)."""
+    lid = parse_id(league_id, "league")
+    return LeagueState.fold(lid, read_stream(ev.league_stream_id(lid)))
 
 
 def actor_of(user: Any) -> dict[str, Any]:
@@ -153,16 +162,38 @@ def execute_each(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def as_organiser(
+    user: Any,
+    competition_id: object,
+    decide: Callable[[CompetitionState, int], list[NewEvent]],
+    *,
+    after: Callable[[CompetitionState, list[StoredEvent]], None] | None = None,
+) -> CompetitionState:
+    """The organisers' use case: ``decide(state, organiser id)`` for one of the
+    competition's organisers (anyone else is refused, ``not_organiser``); ``after`` as
+    for :func:`execute` (the competition's finish, in the same transaction)."""
+
+    def checked(state: CompetitionState) -> list[NewEvent]:
+        organiser = user_id_of(user)
+        require_organiser(state, organiser)
+        assert organiser is not None  # require_organiser refuses no one signed in
+        return decide(state, organiser)
+
+    return execute(competition_id, checked, after=after)[0]
+
+
 def _save_row(cid: str, state: CompetitionState) -> None:
     """The competition's read-model row, in the append's transaction."""
+    settings = state.settings
+    assert settings is not None  # every appended stream starts with CompetitionCreated
     CompetitionRow.objects.update_or_create(
         id=cid,
         defaults={
-            "name": state.config.get("name", ""),
-            "kind": state.config.get("kind", "tournament"),
-            "league_id": state.config.get("league_id"),
-            "season": state.config.get("season"),
-            "division": state.config.get("division"),
+            "name": settings.name,
+            "kind": settings.kind,
+            "league_id": settings.league_id,
+            "season": settings.season,
+            "division": settings.division,
             "organisers": state.organisers,
             "status": _status(state),
             "version": state.version,

@@ -45,8 +45,8 @@ SCHEDULE_ACTOR = {"kind": "system", "name": "schedule"}
 
 
 def _table_rules(state: CompetitionState) -> tuple[dict[str, Any], int | None]:
-    pinned = state.config["rules"]
-    return {"preset": pinned["preset"], **pinned.get("overrides", {})}, pinned.get("version")
+    assert state.settings is not None
+    return state.settings.rules.table_spec, state.settings.rules.version
 
 
 def start_round(
@@ -68,6 +68,7 @@ def start_round(
             decisions.require_organiser(current, user_id_of(user))
 
     may_start(state)
+    settings = decisions.require(state)
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise LeagueError("unknown_round", "round is a whole number.")
     paired = state.paired_round(round_number)
@@ -78,12 +79,12 @@ def start_round(
     if round_number in state.closed:
         raise LeagueError("round_closed", f"Round {round_number} is closed.")
     rules, version = _table_rules(state)
-    bot_level = state.config.get("bot_level")
-    grace = int(state.config.get("grace_minutes", 10)) * 60
+    bot_level = settings.bot_level
+    grace = settings.grace_minutes * 60
     # A bot replaces a player who stops playing only where bots may stand in for players.
-    allowed = bool(state.config.get("bots_for_no_shows"))
+    allowed = settings.bots_for_no_shows
     timer = None if bot_level or not allowed else max(5, min(grace, 86_400)) if grace else None
-    fixed = state.config["match_format"]["fixed_hands"]
+    fixed = settings.match_format.fixed_hands
     # A withdrawn entrant's match was recorded as a forfeit when paired: it needs no table.
     reported = state.reported_boards(round_number)
     to_play = [p for p in paired.pairing.matches if p.board not in reported]
@@ -99,7 +100,7 @@ def start_round(
             for player in state.players_in(side, round_number)
         )
     )
-    delay = int(state.config.get("spectator_delay_tricks", 0))
+    delay = settings.spectator_delay_tricks
     tables: list[tuple[int, str, dict[str, Any]]] = []
     for pairing in to_play:
         ns = state.players_in(pairing.north_south, round_number)

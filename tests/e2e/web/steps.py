@@ -26,9 +26,9 @@ from games.services.table_commands import (
     execute,
 )
 from games.services.table_state import reading_state
-from leagues.services import competitions as cmds
 from tests.e2e.web.conftest import SCREENSHOTS
 from tests.factories import TableFactory, UserFactory
+from tests.integration.leagues import builders as lg
 from tests.integration.tables.helpers import play_moves
 
 # Installed by bin/test (spades_ensure_axe: npm ci from package-lock.json).
@@ -257,10 +257,10 @@ def competition_of_teams(
     """``organiser``'s competition under ``spec`` with ``teams`` entrants, "team-k" named
     "Team k", of ``players`` two by two; ``reserves`` gives team k a reserve player.
     Returns the competition's id (needs ``orm``)."""
-    cid: str = cmds.create_competition(organiser, spec).competition_id
+    cid: str = lg.create_competition(organiser, spec).competition_id
     for k in range(teams):
         reserve = (reserves or {}).get(k)
-        cmds.register_entrant(
+        lg.enter(
             organiser,
             cid,
             entrant_id=f"team-{k}",

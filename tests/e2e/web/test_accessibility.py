@@ -14,7 +14,6 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from leagues.services import competitions
 from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import (
     axe_violations,
@@ -25,6 +24,7 @@ from tests.e2e.web.steps import (
     started_table,
 )
 from tests.factories import UserFactory
+from tests.integration.leagues import builders as lg
 
 
 def ready(page: Any) -> None:
@@ -52,17 +52,15 @@ def competition_with_a_round(username: str) -> str:
     from django.contrib.auth import get_user_model
 
     organiser = get_user_model().objects.get(username=username)
-    state = competitions.create_competition(
+    state = lg.create_competition(
         organiser,
         {"name": "Axe cup", "stages": [{"kind": "swiss", "rounds": 2}], "rules": "standard"},
     )
     cid = state.competition_id
     for number in range(1, 5):
         a, b = UserFactory(), UserFactory()
-        competitions.register_entrant(
-            organiser, cid, entrant_id=f"e{number}", players=[str(a.pk), str(b.pk)]
-        )
-    competitions.pair_next_round(organiser, cid)
+        lg.enter(organiser, cid, entrant_id=f"e{number}", players=[str(a.pk), str(b.pk)])
+    lg.pair_next_round(organiser, cid)
     return str(cid)
 
 

@@ -323,6 +323,9 @@ ORGANISER_WORDS = """async () => {
                             withdrawn_after_round: 2, reserve: "3", checked_in: true }, 3, players),
     early: w.entrantStatus({ players: ["1", "2"], joined_round: 1, withdrawn_after_round: 0 },
                            1, players),
+    invited: w.entrantStatus({ players: ["1", "2"], status: "invited", awaiting: ["2", "3"],
+                               joined_round: 1, withdrawn_after_round: null, reserve: "3" },
+                             1, players),
     noShow: w.resultFlags({ forfeited_by: "east_west", no_show: true },
                           { source: "forfeit", reason: "Nobody came" }).map((f) => f.text),
   };
@@ -349,4 +352,6 @@ def test_organiser_words_late_join_rule_and_entrant_status(page: Any) -> None:
         " · reserve cy · checked in for round 3"
     )
     assert result["early"] == "withdrawn before round 1"
+    # Only its players' answers hold an invitation up (the reserve's does not).
+    assert result["invited"] == "invited: waiting for bob to accept · reserve cy"
     assert result["noShow"] == ["No-show by East-West: Nobody came"]

@@ -22,7 +22,6 @@ from playwright.sync_api import expect
 
 from accounts.registration import token_for
 from games.models import Table
-from leagues.services import competitions as cmds
 from leagues.services.presence import arrive
 from leagues.services.streams import load
 from leagues.services.tables import start_round
@@ -30,6 +29,7 @@ from services.testing.processes import ManagedProcess, database_env
 from tests.e2e.web.conftest import SCREENSHOTS, Server
 from tests.e2e.web.steps import assert_controls_named, axe_violations, competition_of_teams
 from tests.factories import UserFactory
+from tests.integration.leagues import builders as lg
 from tests.integration.live.conftest import wait_until
 
 WIDE = {"width": 1280, "height": 900}
@@ -149,7 +149,7 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
         "bot_level": "easy",
     }
     cid = competition_of_teams(organiser, players, spec, 4)
-    cmds.pair_next_round(organiser, cid, round_number=1)
+    lg.pair_next_round(organiser, cid, round_number=1)
     page.set_viewport_size(WIDE)
 
     # A player of the competition sees the next match in the play page's lobby...
@@ -254,11 +254,11 @@ def test_going_to_my_table_arrives_and_the_fourth_player_starts_the_game(
         "stages": [{"kind": "swiss", "rounds": 1}],
         "rules": {"preset": "standard", "target_score": 300},
     }
-    cid = cmds.create_competition(organiser, spec).competition_id
+    cid = lg.create_competition(organiser, spec).competition_id
     for k in range(2):
         pair = [str(players[2 * k].pk), str(players[2 * k + 1].pk)]
-        cmds.register_entrant(organiser, cid, entrant_id=f"club-{k}", players=pair)
-    cmds.pair_next_round(organiser, cid, round_number=1)
+        lg.enter(organiser, cid, entrant_id=f"club-{k}", players=pair)
+    lg.pair_next_round(organiser, cid, round_number=1)
     start_round(organiser, cid, 1)
     seating = load(cid).seating(1, 1)
     by_id = {str(p.pk): p for p in players}
@@ -320,6 +320,16 @@ def test_the_organiser_creates_enters_results_and_corrects_one(page: Any, orm: N
     expect(page.locator("#entrant-list")).to_contain_text(
         f"Aces ({players[0].username} & {players[1].username})"
     )
+    # Registered by the organiser, each partnership is an invitation: nobody is paired
+    # until both its players have accepted.
+    expect(page.locator("#entrant-list li", has_text="Aces")).to_contain_text(
+        f"invited: waiting for {players[0].username} & {players[1].username} to accept"
+    )
+    for entrant_id in load(cid).invitations:
+        lg.accept_all(cid, entrant_id)
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#entrant-list")).not_to_contain_text("invited")
 
     page.click("#pair-round")
     expect(page.locator('#organise-rounds .round[data-round="1"] li')).to_have_count(2)
@@ -473,6 +483,9 @@ def test_the_organiser_checks_in_forfeits_withdraws_and_the_public_page_follows(
     expect(page.locator("#entrant-list li", has_text="Latecomers")).to_contain_text(
         "joined in round 2"
     )
+    # Its players accept the invitation: it is entered (and the public page ranks it).
+    [latecomers] = load(cid).invitations
+    lg.accept_all(cid, latecomers)
     assert axe_violations(page) == []
     at_both_sizes(page, "competition-organise-entrants")
 

@@ -15,11 +15,11 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from leagues.services import competitions as cmds
 from leagues.services.streams import load
 from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import competition_of_teams, shot
 from tests.e2e.web.test_competition_pages import follow_reads_and_pushes, mp_cell, users
+from tests.integration.leagues import builders as lg
 
 # Shorter than the page's 30 s fallback poll (live.js FALLBACK_POLL_MS), so that a poll
 # cannot stand in for the reconnect.
@@ -64,7 +64,7 @@ def test_the_competition_page_reconnects_and_catches_up_a_result_recorded_meanwh
         "fixed_hands": 1,
     }
     cid = competition_of_teams(organiser, players, spec, 4)
-    cmds.pair_next_round(organiser, cid, round_number=1)
+    lg.pair_next_round(organiser, cid, round_number=1)
     board_1 = load(cid).paired_round(1).pairing.matches[0]  # type: ignore[union-attr]
 
     sockets = RoutedSocket()
@@ -85,7 +85,7 @@ def test_the_competition_page_reconnects_and_catches_up_a_result_recorded_meanwh
     )
     # ... while the organiser records board 1's result.
     version_before = load(cid).version
-    cmds.record_result(
+    lg.record_result(
         organiser,
         cid,
         round_number=1,

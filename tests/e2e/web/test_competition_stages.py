@@ -10,7 +10,6 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from leagues.services import competitions as cmds
 from leagues.services.streams import load
 from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import (
@@ -20,12 +19,13 @@ from tests.e2e.web.steps import (
     shot,
 )
 from tests.e2e.web.test_competition_pages import sign_in_as, users
+from tests.integration.leagues import builders as lg
 
 
 def play_round(organiser: Any, cid: str, number: int) -> None:
     """Every match of the round: North-South wins 110 to 40, as the organiser's result."""
     for match in load(cid).paired_round(number).pairing.matches:  # type: ignore[union-attr]
-        cmds.record_result(
+        lg.record_result(
             organiser,
             cid,
             round_number=number,
@@ -48,7 +48,7 @@ def test_the_organiser_advances_a_swiss_to_a_knockout_of_the_top_four(
     }
     cid = competition_of_teams(organiser, players, spec, 6)
     for number in (1, 2):
-        cmds.pair_next_round(organiser, cid, round_number=number)
+        lg.pair_next_round(organiser, cid, round_number=number)
         play_round(organiser, cid, number)
     seeds = load(cid).competition().standings().order()[:4]
 

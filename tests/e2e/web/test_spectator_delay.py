@@ -18,11 +18,11 @@ from playwright.sync_api import expect
 from eventstore.reading import read_stream
 from games.services.table_state import reading_state
 from leagues.models import CompetitionTable
-from leagues.services import competitions as cmds
 from leagues.services.presence import arrive
 from leagues.services.tables import start_round
 from tests.e2e.web.steps import assert_controls_named, shot
 from tests.e2e.web.test_competition_pages import users
+from tests.integration.leagues import builders as lg
 from tests.integration.tables.helpers import play_moves
 
 DELAY = 2
@@ -44,11 +44,11 @@ def delayed_competition_table() -> tuple[str, dict[int, Any]]:
         "grace_minutes": 30,  # the players arrive below, long before any no-show sweep
         "spectator_delay_tricks": DELAY,
     }
-    cid = cmds.create_competition(organiser, spec).competition_id
+    cid = lg.create_competition(organiser, spec).competition_id
     for k in range(2):
         pair = [str(players[2 * k].pk), str(players[2 * k + 1].pk)]
-        cmds.register_entrant(organiser, cid, entrant_id=f"pair-{k}", players=pair, name=f"P{k}")
-    cmds.pair_next_round(organiser, cid, round_number=1)
+        lg.enter(organiser, cid, entrant_id=f"pair-{k}", players=pair, name=f"P{k}")
+    lg.pair_next_round(organiser, cid, round_number=1)
     start_round(organiser, cid, 1)
     for player in players:  # the game starts when its four players are at the table
         arrive(player, cid, 1)

@@ -9,10 +9,10 @@ import pytest
 from django.test import Client
 
 from games.engine.rules import PRESETS, RULE_BOUNDS
-from leagues.services.competitions import create_competition
 from scoring.models import RulePreset
 from scoring.services.presets import create_preset, edit_preset
 from tests.factories import TableFactory
+from tests.integration.leagues.builders import create_competition
 
 pytestmark = pytest.mark.django_db
 

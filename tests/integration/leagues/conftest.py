@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 
 from eventstore.models import Event
-from leagues.services import competitions
 from tests.factories import UserFactory
+from tests.integration.leagues import builders as lg
 
 # The live-play fixtures (committing database, real worker/projector processes) for the
 # end-to-end test.
@@ -87,7 +87,7 @@ def swiss(organiser: Any, players: Callable[[int], list[Any]]) -> Callable[..., 
     """A Swiss competition of ``count`` entrants (registered), returning its id."""
 
     def make(count: int = 4, rounds: int = 3, **spec: Any) -> str:
-        state = competitions.create_competition(
+        state = lg.create_competition(
             organiser,
             {
                 "name": "Club Swiss",
@@ -98,7 +98,7 @@ def swiss(organiser: Any, players: Callable[[int], list[Any]]) -> Callable[..., 
             },
         )
         for entrant in entrants_of(players(2 * count)):
-            competitions.register_entrant(organiser, state.competition_id, **entrant)
+            lg.enter(organiser, state.competition_id, **entrant)
         return state.competition_id
 
     return make

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from leagues.services import competitions
-from leagues.services.leagues import create_league
 from tests.factories import AdminFactory
+from tests.integration.leagues import builders as lg
+from tests.integration.leagues.builders import create_league
 
 from .conftest import event_count
 
@@ -27,7 +27,7 @@ def test_a_competition_page_lists_its_events_and_changes_nothing(
     organiser: Any, swiss: Any
 ) -> None:
     cid = swiss(4)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     client = staff_client()
     listing = client.get("/admin/leagues/competition/")
     assert listing.status_code == 200

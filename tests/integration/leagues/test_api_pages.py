@@ -13,10 +13,10 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from leagues.models import Competition, League, PlayerRating
-from leagues.services import competitions
-from leagues.services.leagues import create_league
 from leagues.services.streams import load
 from tests.factories import UserFactory
+from tests.integration.leagues import builders as lg
+from tests.integration.leagues.builders import create_league
 
 from .conftest import event_count
 from .test_organiser_flows import problem
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def created(organiser: Any, name: str) -> str:
     spec = {"name": name, "stages": [{"kind": "swiss", "rounds": 2}]}
-    return competitions.create_competition(organiser, spec).competition_id
+    return lg.create_competition(organiser, spec).competition_id
 
 
 # ---------------------------------------------------------------- GET /api/competitions
@@ -52,7 +52,7 @@ def test_the_list_is_newest_first_a_page_at_a_time(organiser: Any) -> None:
 def test_the_list_filters_by_status(organiser: Any, swiss: Any) -> None:
     waiting = created(organiser, "Waiting")
     running = swiss(4)
-    competitions.pair_next_round(organiser, running)
+    lg.pair_next_round(organiser, running)
 
     def listed(status: str) -> list[str]:
         answer = APIClient().get("/api/competitions", {"status": status})
@@ -93,9 +93,12 @@ def test_the_ratings_list_is_the_top_of_every_rated_player() -> None:
     """The list ranks every rated player, however many: the best one rated last is
     first (the list once ranked whichever 10,000 rows the database returned first)."""
     PlayerRating.objects.bulk_create(
-        [PlayerRating(player=str(10**6 + n), mu=20.0, sigma=5.0, matches=1) for n in range(10_001)]
+        [
+            PlayerRating(pool="site", player=str(10**6 + n), mu=20.0, sigma=5.0, matches=1)
+            for n in range(10_001)
+        ]
     )
-    PlayerRating.objects.create(player="7", mu=40.0, sigma=1.0, matches=9)
+    PlayerRating.objects.create(pool="site", player="7", mu=40.0, sigma=1.0, matches=9)
     response = APIClient().get("/api/ratings")
     assert response.status_code == 200
     ratings = response.json()["ratings"]
@@ -110,9 +113,9 @@ def test_entrants_and_rounds_carry_usernames_sources_and_reasons(
     organiser: Any, swiss: Any
 ) -> None:
     cid = swiss(4, rounds=2)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     play_round(organiser, cid, 1)
-    competitions.correct_result(
+    lg.correct_result(
         organiser,
         cid,
         "r1-b1",
@@ -148,7 +151,10 @@ def test_an_organiser_registers_an_entrant_by_usernames(organiser: Any, players:
     )
 
     assert response.status_code == 201, response.json()
-    assert load(cid).entrants["kings"].players == (str(ann.pk), str(bob.pk))
+    # Registered by the organiser: an invitation both players answer (not entered yet).
+    assert load(cid).invitations["kings"].entrant.players == (str(ann.pk), str(bob.pk))
+    [kings] = response.json()["entrants"]
+    assert kings["status"] == "invited" and kings["awaiting"] == [str(ann.pk), str(bob.pk)]
     assert response.json()["players"] == {str(ann.pk): ann.username, str(bob.pk): bob.username}
 
 
@@ -156,7 +162,7 @@ def test_a_late_entrant_is_registered_by_usernames(
     organiser: Any, swiss: Any, players: Any
 ) -> None:
     cid = swiss(4)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     ann, bob = players(2)
 
     response = client_for(organiser).post(
@@ -166,7 +172,7 @@ def test_a_late_entrant_is_registered_by_usernames(
     )
 
     assert response.status_code == 201, response.json()
-    assert load(cid).entrants["late"].players == (str(ann.pk), str(bob.pk))
+    assert load(cid).invitations["late"].entrant.players == (str(ann.pk), str(bob.pk))
 
 
 def test_a_substitute_comes_in_by_username_and_is_named(
@@ -245,7 +251,7 @@ def test_only_an_organiser_registers_by_usernames(organiser: Any, players: Any) 
 
 def test_my_next_matches_list_my_competitions_only(organiser: Any, swiss: Any) -> None:
     cid = swiss(4)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     created(organiser, "Not mine")
     me = get_user_model().objects.get(pk=int(load(cid).entrants["e1"].players[0]))
     outsider = UserFactory(username="outsider")
@@ -317,7 +323,8 @@ def test_names_are_kept_without_their_surrounding_spaces(organiser: Any) -> None
         format="json",
     )
     assert made.status_code == 201, made.content
-    assert load(made.json()["id"]).config["name"] == longest
+    settings = load(made.json()["id"]).settings
+    assert settings is not None and settings.name == longest
     league = client.post("/api/leagues", {"name": " Thursday Club "}, format="json")
     assert league.status_code == 201, league.content
     assert league.json()["name"] == "Thursday Club"
@@ -331,4 +338,34 @@ def test_names_are_kept_without_their_surrounding_spaces(organiser: Any) -> None
     [division] = season.json()["seasons"]
     assert division["season"] == "2027"
     competition = load(division["divisions"]["main"])
-    assert competition.config["name"] == "Thursday Club 2027: main"
+    assert competition.settings is not None
+    assert competition.settings.name == "Thursday Club 2027: main"
+
+
+def test_a_body_missing_a_field_is_a_400_naming_it(organiser: Any, swiss: Any) -> None:
+    """``{}`` posted to a leagues write is refused with the field it lacks (it used to be
+    a 500 for the entrants), and nothing is written."""
+    cid = swiss(4)
+    lg.pair_next_round(organiser, cid)
+    league = create_league(organiser, {"name": "Thursday Club"})["id"]
+    api = client_for(organiser)
+    base = f"/api/competitions/{cid}"
+    before = written_rows()
+    for url, named in (
+        (f"{base}/entrants", "entrant_id is required"),
+        (f"{base}/late-entrants", "entrant_id is required"),
+        (f"{base}/entrants/e1/substitute", "player_in (a user id) or username_in is required"),
+        (f"{base}/partnerships", "partner is required"),
+        (f"{base}/rounds/1/results", "board is required"),
+        (f"{base}/results/r1-b1/correct", "reason is required"),
+        ("/api/competitions", "name is a name"),
+        ("/api/leagues", "name is a name"),
+        (f"/api/leagues/{league}/seasons", "season is a name"),
+    ):
+        response = api.post(url, {}, format="json")
+        assert response.status_code == 400, (url, response.content)
+        assert named in response.json()["message"], (url, response.json())
+    response = api.post(f"{base}/entrants", {"entrant_id": "x"}, format="json")
+    assert response.status_code == 400
+    assert "players (two user ids) or usernames" in response.json()["message"]
+    assert written_rows() == before

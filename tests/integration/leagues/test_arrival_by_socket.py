@@ -16,11 +16,11 @@ from django.contrib.auth import get_user_model
 
 from games.models import Table
 from leagues.models import CompetitionTable
-from leagues.services import competitions
 from leagues.services.presence import arrive, arrive_at_table
 from leagues.services.streams import load
 from leagues.services.tables import start_round
 from services.asgi import application
+from tests.integration.leagues import builders as lg
 from tests.integration.live.conftest import create_table, new_user, token_for, wait_until
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
@@ -29,7 +29,7 @@ ORIGIN = (b"origin", b"http://127.0.0.1")
 def open_round() -> tuple[str, str, dict[str, Any]]:
     """A one-board Swiss whose round 1 is open: (competition, table, seat -> user)."""
     organiser = new_user("arrival-organiser")
-    cid = competitions.create_competition(
+    cid = lg.create_competition(
         organiser,
         {
             "name": "Arrivals",
@@ -40,8 +40,8 @@ def open_round() -> tuple[str, str, dict[str, Any]]:
     ).competition_id
     for number in (1, 2):
         players = [str(new_user("arrival-player").pk) for _ in range(2)]
-        competitions.register_entrant(organiser, cid, entrant_id=f"e{number}", players=players)
-    competitions.pair_next_round(organiser, cid, round_number=1)
+        lg.enter(organiser, cid, entrant_id=f"e{number}", players=players)
+    lg.pair_next_round(organiser, cid, round_number=1)
     start_round(organiser, cid, 1)
     state = load(cid)
     users = {str(u.pk): u for u in _users(state.seating(1, 1).values())}

@@ -13,15 +13,15 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 
 from games.live.connection_limits import CLOSE_TOO_MANY_CONNECTIONS
-from leagues.services import competitions
 from services.asgi import application
+from tests.integration.leagues import builders as lg
 from tests.integration.live.conftest import create_table, new_user, token_for
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 
 
 def new_competition() -> str:
-    return competitions.create_competition(
+    return lg.create_competition(
         new_user("cap-organiser"), {"name": "Capped", "stages": [{"kind": "swiss", "rounds": 1}]}
     ).competition_id
 

@@ -17,10 +17,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from leagues.models import CompetitionTable, OfficialStandings
-from leagues.services import competitions
 from leagues.services.streams import load
 from leagues.services.tables import start_round
 from services.testing.processes import ManagedProcess, log_contains
+from tests.integration.leagues import builders as lg
 from tests.integration.live.conftest import Processes, new_user, wait_until
 
 from .conftest import tamper_last_pairing
@@ -61,7 +61,7 @@ def test_a_bot_played_swiss_through_worker_and_projector(
     processes.worker(concurrency=2)
     projector(processes)
     organiser = new_user("organiser")
-    state = competitions.create_competition(
+    state = lg.create_competition(
         organiser,
         {
             "name": "Bot Swiss",
@@ -74,12 +74,10 @@ def test_a_bot_played_swiss_through_worker_and_projector(
     cid = state.competition_id
     for number in range(1, 9):
         a, b = new_user("p"), new_user("p")
-        competitions.register_entrant(
-            organiser, cid, entrant_id=f"e{number}", players=[str(a.pk), str(b.pk)]
-        )
+        lg.enter(organiser, cid, entrant_id=f"e{number}", players=[str(a.pk), str(b.pk)])
 
     for number in (1, 2, 3):
-        _, paired, _ = competitions.pair_next_round(organiser, cid)
+        _, paired, _ = lg.pair_next_round(organiser, cid)
         assert paired == number
         start_round(organiser, cid, number)
         assert CompetitionTable.objects.filter(competition_id=cid, round=number).count() == 4
@@ -88,14 +86,12 @@ def test_a_bot_played_swiss_through_worker_and_projector(
             results = [r for r in state.results if r.round == 1]
             assert len(results) == 4
             assert all(state.result_info[r.id].source == "table" for r in results)
-            competitions.withdraw_entrant(organiser, cid, "e8", reason="train strike")
+            lg.withdraw_entrant(organiser, cid, "e8", reason="train strike")
             a, b = new_user("late"), new_user("late")
-            competitions.late_join(
-                organiser, cid, entrant_id="late", players=[str(a.pk), str(b.pk)]
-            )
+            lg.late_join(organiser, cid, entrant_id="late", players=[str(a.pk), str(b.pk)])
             first = results[0]
             loser = "east_west" if first.winner == "north_south" else "north_south"
-            competitions.correct_result(
+            lg.correct_result(
                 organiser,
                 cid,
                 first.id,

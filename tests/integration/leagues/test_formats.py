@@ -13,9 +13,9 @@ import pytest
 from leagues.core.errors import LeagueError
 from leagues.models import CompetitionTable
 from leagues.selectors.verification import verify_competition
-from leagues.services import competitions
 from leagues.services.streams import load
 from leagues.services.tables import start_round
+from tests.integration.leagues import builders as lg
 
 from .conftest import entrants_of, event_count
 
@@ -27,12 +27,12 @@ RULES = {"preset": "standard", "target_score": 100, "lose_score": -100}
 def competition(
     organiser: Any, players: Any, count: int, stage: dict[str, Any], **spec: Any
 ) -> str:
-    state = competitions.create_competition(
+    state = lg.create_competition(
         organiser, {"name": "Club", "stages": [stage], "rules": RULES, **spec}
     )
     for entrant in entrants_of(players(2 * count)):
         # Every new partnership is seeded the same rating: ties are the normal case.
-        competitions.register_entrant(organiser, state.competition_id, **entrant, rating=1000)
+        lg.enter(organiser, state.competition_id, **entrant, rating=1000)
     return state.competition_id
 
 
@@ -43,7 +43,7 @@ def play_open_boards(organiser: Any, cid: str, number: int, north_wins: bool = T
     for pairing in paired.pairing.matches:
         if pairing.board in state.reported_boards(number):
             continue
-        competitions.record_result(
+        lg.record_result(
             organiser,
             cid,
             round_number=number,
@@ -59,7 +59,7 @@ def play_to_the_end(organiser: Any, cid: str, north_wins: bool = True) -> None:
     for _ in range(64):
         if load(cid).finished:
             return
-        _, number, _ = competitions.pair_next_round(organiser, cid)
+        _, number, _ = lg.pair_next_round(organiser, cid)
         play_open_boards(organiser, cid, number, north_wins)
     raise AssertionError("the competition never finished")
 
@@ -122,13 +122,11 @@ def test_a_late_join_into_a_schedule_drawn_once_is_refused(
     organiser: Any, players: Any, kind: str
 ) -> None:
     cid = competition(organiser, players, 4, {"kind": kind}, late_join_until_round=3)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     late = players(2)
     before = event_count()
     with pytest.raises(LeagueError) as refused:
-        competitions.late_join(
-            organiser, cid, entrant_id="late", players=[str(late[0].pk), str(late[1].pk)]
-        )
+        lg.late_join(organiser, cid, entrant_id="late", players=[str(late[0].pk), str(late[1].pk)])
     assert refused.value.code == "late_join_closed"
     assert "Swiss" in refused.value.message
     assert event_count() == before
@@ -138,9 +136,9 @@ def test_a_withdrawn_entrants_remaining_round_robin_matches_are_forfeits(
     organiser: Any, players: Any
 ) -> None:
     cid = competition(organiser, players, 5, {"kind": "round_robin"})
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     play_open_boards(organiser, cid, 1)
-    competitions.withdraw_entrant(organiser, cid, "e3", reason="moved away")
+    lg.withdraw_entrant(organiser, cid, "e3", reason="moved away")
     play_to_the_end(organiser, cid)
     state = load(cid)
     # The schedule is unchanged: every pair still meets once, e3 included.
@@ -181,8 +179,8 @@ def test_starting_a_round_seats_the_users_and_skips_the_withdrawal_forfeits(
     organiser: Any, players: Any
 ) -> None:
     cid = competition(organiser, players, 5, {"kind": "round_robin"})
-    competitions.withdraw_entrant(organiser, cid, "e2", reason="ill")
-    competitions.pair_next_round(organiser, cid)
+    lg.withdraw_entrant(organiser, cid, "e2", reason="ill")
+    lg.pair_next_round(organiser, cid)
     state = load(cid)
     paired = state.paired_round(1)
     assert paired is not None

@@ -20,10 +20,10 @@ from games.services.errors import CommandRejected
 from games.services.table_commands import LeaveSeat
 from leagues.domain import events as ev
 from leagues.models import Competition
-from leagues.services import competitions
 from leagues.services.presence import arrive
 from leagues.services.schedule import run_due
 from leagues.services.streams import load
+from tests.integration.leagues import builders as lg
 
 from .conftest import event_count
 
@@ -49,7 +49,7 @@ def test_a_competition_seat_cannot_be_left_and_the_no_show_is_recorded_once(
     cid = swiss(
         2, rounds=1, round_starts=[START.isoformat()], grace_minutes=GRACE, bots_for_no_shows=bots
     )
-    competitions.pair_next_round(organiser, cid, round_number=1)
+    lg.pair_next_round(organiser, cid, round_number=1)
     run_due(START)
     table_id = load(cid).tables[1][1]
     seats = seats_of(cid)
@@ -79,7 +79,7 @@ def test_a_competition_seat_cannot_be_left_and_the_no_show_is_recorded_once(
         arrive(seats[seat], cid, 1)
     deadline = START + timedelta(minutes=GRACE)
     assert run_due(deadline) == 1
-    no_shows = [e for e in competitions.events_of(cid) if e.type == ev.NO_SHOW_RECORDED]
+    no_shows = [e for e in lg.events_of(cid) if e.type == ev.NO_SHOW_RECORDED]
     assert [(e.data["seats"], e.data["bot"]) for e in no_shows] == [(["west"], bots)]
     table = table_state(table_id)
     if bots:

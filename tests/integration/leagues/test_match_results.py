@@ -19,27 +19,27 @@ from eventstore.subscriptions import catch_up, rebuild
 from leagues.domain import events as ev
 from leagues.models import OfficialStandings, PendingTableResult
 from leagues.projections import drain_pending, official_standings, store_standings
-from leagues.services import competitions
 from leagues.services.streams import load
 from services import projector as projector_process
 from services.projector import Projector
+from tests.integration.leagues import builders as lg
 from tests.integration.live.conftest import NoNotices, new_user, wait_until
 
 
 def paired_swiss(entrants: int) -> str:
     organiser = new_user(f"lag{uuid.uuid4().hex[:8]}")
-    state = competitions.create_competition(
+    state = lg.create_competition(
         organiser, {"name": "Lag Swiss", "stages": [{"kind": "swiss", "rounds": 2}]}
     )
     cid = state.competition_id
     for number in range(1, entrants + 1):
-        competitions.register_entrant(
+        lg.enter(
             organiser,
             cid,
             entrant_id=f"e{number}",
             players=[str(new_user("lag").pk), str(new_user("lag").pk)],
         )
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     return cid
 
 

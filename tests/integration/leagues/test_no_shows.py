@@ -21,11 +21,11 @@ from leagues.core.errors import LeagueError
 from leagues.domain import events as ev
 from leagues.models import Competition, OfficialStandings
 from leagues.projections import official_standings
-from leagues.services import competitions
 from leagues.services.presence import arrive, resolve_no_shows
 from leagues.services.schedule import run_due
 from leagues.services.streams import load
 from leagues.services.tables import start_round
+from tests.integration.leagues import builders as lg
 
 from .conftest import event_count
 
@@ -40,7 +40,7 @@ def load_state(table_id: str) -> TableState:
 
 
 def types_of(cid: str) -> list[str]:
-    return [e.type for e in competitions.events_of(cid)]
+    return [e.type for e in lg.events_of(cid)]
 
 
 def user_of(pk: str) -> Any:
@@ -55,7 +55,7 @@ def scheduled(organiser: Any, swiss: Any) -> Any:
 
     def make(**spec: Any) -> str:
         cid = swiss(2, rounds=1, round_starts=[START.isoformat()], grace_minutes=GRACE, **spec)
-        competitions.pair_next_round(organiser, cid, round_number=1)
+        lg.pair_next_round(organiser, cid, round_number=1)
         return cid
 
     return make
@@ -85,7 +85,7 @@ def test_the_tables_open_at_the_start_time(scheduled: Any) -> None:
     assert table.status == "lobby"
     table_state = load_state(table_of(cid))
     assert sorted(str(p) for p in table_state.players) == sorted(state.seating(1, 1).values())
-    started = [e for e in competitions.events_of(cid) if e.type == ev.ROUND_STARTED]
+    started = [e for e in lg.events_of(cid) if e.type == ev.ROUND_STARTED]
     assert started[0].data["by"] == "schedule"
     assert started[0].metadata["actor"] == {"kind": "system", "name": "schedule"}
     # Next due: the end of the grace time.
@@ -171,9 +171,9 @@ def test_the_table_result_of_a_bot_substitute_is_flagged(scheduled: Any) -> None
     cid = scheduled(bots_for_no_shows=True)
     run_due(START)
     run_due(START + timedelta(minutes=GRACE))
-    state = competitions.record_table_result(
+    state = lg.record_table_result(
         cid,
-        competitions.TableResult(
+        lg.TableResult(
             table_id=table_of(cid),
             round_number=1,
             board=1,
@@ -266,7 +266,7 @@ def test_a_forfeit_entered_by_the_organiser_names_the_absent_players(
     organiser: Any, scheduled: Any
 ) -> None:
     cid = scheduled()
-    competitions.record_forfeit(
+    lg.record_forfeit(
         organiser, cid, round_number=1, board=1, forfeited_by="north_south", no_show=True
     )
     record = load(cid).no_show_of(1, 1)

@@ -15,9 +15,9 @@ from leagues.core.errors import LeagueError
 from leagues.core.ratings import PlayerRating as Rating
 from leagues.core.ratings import team_ordinal
 from leagues.models import PlayerRating
-from leagues.services import competitions
-from leagues.services.leagues import add_season, create_league
 from leagues.services.streams import load
+from tests.integration.leagues import builders as lg
+from tests.integration.leagues.builders import add_season, create_league
 
 from .conftest import entrants_of, event_count
 from .test_services import play_round
@@ -64,10 +64,10 @@ def test_a_player_proposes_a_partnership_and_the_partner_confirms(
     assert entrant.players == (str(me.pk), str(partner.pk)) and entrant.name == "Us"
     # Either partner proposing again is in two entrants now.
     refused(
-        lambda: competitions.propose_partnership(partner, cid, partner=str(other.pk)),
+        lambda: lg.propose_partnership(partner, cid, partner=str(other.pk)),
         "player_in_two_entrants",
     )
-    refused(lambda: competitions.confirm_partnership(partner, cid, proposal), "unknown_proposal")
+    refused(lambda: lg.confirm_partnership(partner, cid, proposal), "unknown_proposal")
 
 
 def test_check_in_gates_pairing_and_a_player_checks_their_own_entrant_in(
@@ -75,16 +75,16 @@ def test_check_in_gates_pairing_and_a_player_checks_their_own_entrant_in(
 ) -> None:
     cid = swiss(2, check_in=True)
     state = load(cid)
-    refused(lambda: competitions.pair_next_round(organiser, cid), "not_checked_in")
+    refused(lambda: lg.pair_next_round(organiser, cid), "not_checked_in")
     player = state.entrants["e1"].players[0]
     own = _users(player)[0]
-    competitions.check_in(own, cid, "e1")
+    lg.check_in(own, cid, "e1")
     stranger = players(1)[0]
-    refused(lambda: competitions.check_in(stranger, cid, "e2"), "not_organiser")
-    refused(lambda: competitions.check_in(organiser, cid, "e1"), "already_checked_in")
-    refused(lambda: competitions.pair_next_round(organiser, cid), "not_checked_in")
-    competitions.check_in(organiser, cid, "e2")
-    _, number, _ = competitions.pair_next_round(organiser, cid)
+    refused(lambda: lg.check_in(stranger, cid, "e2"), "not_organiser")
+    refused(lambda: lg.check_in(organiser, cid, "e1"), "already_checked_in")
+    refused(lambda: lg.pair_next_round(organiser, cid), "not_checked_in")
+    lg.check_in(organiser, cid, "e2")
+    _, number, _ = lg.pair_next_round(organiser, cid)
     assert number == 1
     assert load(cid).checked_in[1] == {"e1", "e2"}
 
@@ -99,22 +99,22 @@ def test_a_substitute_plays_from_the_next_round_and_the_record_keeps_who_sat(
     organiser: Any, swiss: Any, players: Any
 ) -> None:
     cid = swiss(4, rounds=2)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     play_round(organiser, cid, 1)
     state = load(cid)
     out = state.entrants["e1"].players[1]
     reserve = str(players(1)[0].pk)
     refused(
-        lambda: competitions.substitute(
+        lambda: lg.substitute(
             organiser, cid, "e1", player_out=out, player_in=state.entrants["e2"].players[0]
         ),
         "player_in_two_entrants",
     )
     refused(
-        lambda: competitions.substitute(organiser, cid, "e1", player_out="nobody", player_in="x"),
+        lambda: lg.substitute(organiser, cid, "e1", player_out="nobody", player_in="x"),
         "not_in_entrant",
     )
-    competitions.substitute(organiser, cid, "e1", player_out=out, player_in=reserve)
+    lg.substitute(organiser, cid, "e1", player_out=out, player_in=reserve)
     state = load(cid)
     assert out in state.players_in("e1", 1) and reserve not in state.players_in("e1", 1)
     assert reserve in state.players_in("e1", 2) and out not in state.players_in("e1", 2)
@@ -128,12 +128,12 @@ def test_swiss_then_a_knockout_of_the_top_four(organiser: Any, swiss: Any) -> No
         stages=[{"kind": "swiss", "rounds": 2, "advance": 4}, {"kind": "knockout"}],
     )
     for number in (1, 2):
-        competitions.pair_next_round(organiser, cid)
+        lg.pair_next_round(organiser, cid)
         play_round(organiser, cid, number)
-    refused(lambda: competitions.pair_next_round(organiser, cid), "stage_not_advanced")
+    refused(lambda: lg.pair_next_round(organiser, cid), "stage_not_advanced")
     top_four = load(cid).competition().standings().order()[:4]
-    competitions.advance_stage(organiser, cid)
-    _, number, _ = competitions.pair_next_round(organiser, cid)
+    lg.advance_stage(organiser, cid)
+    _, number, _ = lg.pair_next_round(organiser, cid)
     semis = load(cid).paired_round(number)
     assert semis is not None
     assert sorted(semis.pairing.entrants()) == sorted(top_four)
@@ -144,7 +144,7 @@ def test_swiss_then_a_knockout_of_the_top_four(organiser: Any, swiss: Any) -> No
         frozenset((top_four[1], top_four[2])),
     }
     play_round(organiser, cid, number)
-    _, final, _ = competitions.pair_next_round(organiser, cid)
+    _, final, _ = lg.pair_next_round(organiser, cid)
     assert len(load(cid).paired_round(final).pairing.matches) == 1  # type: ignore[union-attr]
     play_round(organiser, cid, final)
     assert load(cid).finished
@@ -166,8 +166,8 @@ def test_the_final_standings_promote_and_relegate_into_the_next_season(
         cid = divisions[division]
         for entrant in entrants_of(users[8 * index : 8 * index + 8]):
             entrant["entrant_id"] = f"{division}-{entrant['entrant_id']}"
-            competitions.register_entrant(organiser, cid, **entrant)
-        competitions.pair_next_round(organiser, cid)
+            lg.enter(organiser, cid, **entrant)
+        lg.pair_next_round(organiser, cid)
         play_round(organiser, cid, 1)
     orders = {d: load(divisions[d]).competition().standings().order() for d in divisions}
     second = add_season(
@@ -181,18 +181,24 @@ def test_the_final_standings_promote_and_relegate_into_the_next_season(
         },
     )
     new = second["seasons"][1]["divisions"]
-    top = set(load(new["top"]).entrants)
-    lower = set(load(new["second"]).entrants)
+    # The partnerships are invited again: each player accepts the new season as they
+    # accepted the last; nobody is entered on the organiser's word.
+    top_state, lower_state = load(new["top"]), load(new["second"])
+    assert not top_state.entrants and not lower_state.entrants
+    top, lower = set(top_state.invitations), set(lower_state.invitations)
     assert top == (set(orders["top"][:-1]) | {orders["second"][0]})
     assert lower == (set(orders["second"][1:]) | {orders["top"][-1]})
+    promoted = orders["second"][0]
+    lg.accept_all(new["top"], promoted)
+    assert set(load(new["top"]).entrants) == {promoted}
 
 
 def test_the_csv_export_lists_every_record(organiser: Any, swiss: Any) -> None:
     cid = swiss(5, rounds=2)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     play_round(organiser, cid, 1)
     first = load(cid).results[0]
-    competitions.correct_result(
+    lg.correct_result(
         organiser,
         cid,
         first.id,
@@ -233,7 +239,7 @@ SHEET = {
 
 def test_a_scoresheet_result_counts_like_a_table_result(organiser: Any, swiss: Any) -> None:
     cid = swiss(2, rounds=1)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     response = client_for(organiser).post(
         f"/api/competitions/{cid}/rounds/1/results",
         {"board": 1, "scoresheet": SHEET},
@@ -255,7 +261,7 @@ def test_a_scoresheet_result_counts_like_a_table_result(organiser: Any, swiss: A
 
 def test_a_scoresheet_short_of_the_target_is_refused(organiser: Any, swiss: Any) -> None:
     cid = swiss(2, rounds=1)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     before = event_count()
     response = client_for(organiser).post(
         f"/api/competitions/{cid}/rounds/1/results",
@@ -274,30 +280,24 @@ def test_an_entrant_without_a_rating_is_seeded_from_the_ratings_projection(
     strong, weak = players(2), players(2)
     PlayerRating.objects.bulk_create(
         [
-            PlayerRating(str(strong[0].pk), 35.0, 4.0, 9),
-            PlayerRating(str(strong[1].pk), 32.0, 5.0, 9),
+            PlayerRating(pool="site", player=str(strong[0].pk), mu=35.0, sigma=4.0, matches=9),
+            PlayerRating(pool="site", player=str(strong[1].pk), mu=32.0, sigma=5.0, matches=9),
         ]
     )
     ratings = {
         row.player: Rating(row.player, row.mu, row.sigma, row.matches)
         for row in PlayerRating.objects.all()
     }
-    competitions.register_entrant(
-        organiser, cid, entrant_id="strong", players=[str(u.pk) for u in strong]
-    )
-    competitions.register_entrant(
-        organiser, cid, entrant_id="weak", players=[str(u.pk) for u in weak], rating=None
-    )
-    competitions.register_entrant(
-        organiser, cid, entrant_id="manual", players=[str(u.pk) for u in players(2)], rating=7
-    )
+    lg.enter(organiser, cid, entrant_id="strong", players=[str(u.pk) for u in strong])
+    lg.enter(organiser, cid, entrant_id="weak", players=[str(u.pk) for u in weak], rating=None)
+    lg.enter(organiser, cid, entrant_id="manual", players=[str(u.pk) for u in players(2)], rating=7)
     entrants = load(cid).entrants
     expected = round(team_ordinal(ratings, [str(u.pk) for u in strong]) * 1000)
     assert entrants["strong"].rating == expected == round((67 - 3 * 41**0.5) * 1000)
     assert entrants["weak"].rating == round((50 - 25 * 2**0.5) * 1000)  # two unrated
     assert entrants["manual"].rating == 7
     # Round 1's seeded fold puts the highest rating first: strong sits on board 1.
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     board_one = load(cid).paired_round(1).pairing.matches[0]  # type: ignore[union-attr]
     assert "strong" in (board_one.north_south, board_one.east_west)
 
@@ -399,8 +399,8 @@ def test_the_overview_says_who_is_checked_in_and_who_plays_and_a_no_show_is_flag
     assert after["players"] == e1["players"]  # the registration is never edited
     assert after["playing"] == [e1["players"][0], reserve]
 
-    competitions.check_in(organiser, cid, "e2")
-    competitions.pair_next_round(organiser, cid)
+    lg.check_in(organiser, cid, "e2")
+    lg.pair_next_round(organiser, cid)
     assert read()["next_round"] == 2
     before = event_count()
     response = api.post(
@@ -421,21 +421,21 @@ def test_a_substituted_player_is_in_that_entrant_only(
     """A player who came in as a substitute (not the registered reserve) counts as in that
     entrant: another entrant cannot take them as its substitute or late entrant."""
     cid = swiss(4, rounds=3)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     play_round(organiser, cid, 1)
     state = load(cid)
     newcomer, other = (str(u.pk) for u in players(2))
     e1_out = state.entrants["e1"].players[1]
-    competitions.substitute(organiser, cid, "e1", player_out=e1_out, player_in=newcomer)
+    lg.substitute(organiser, cid, "e1", player_out=e1_out, player_in=newcomer)
     before = event_count()
     refused(
-        lambda: competitions.substitute(
+        lambda: lg.substitute(
             organiser, cid, "e2", player_out=state.entrants["e2"].players[0], player_in=newcomer
         ),
         "player_in_two_entrants",
     )
     refused(
-        lambda: competitions.late_join(
+        lambda: lg.late_join(
             organiser, cid, entrant_id="late", players=[newcomer, other], name="Late"
         ),
         "player_in_two_entrants",
@@ -456,17 +456,17 @@ def test_check_in_gates_the_knockout_rounds_too_for_the_qualifiers_only(
     )
     for number in (1, 2):
         for entrant in sorted(load(cid).entrants):
-            competitions.check_in(organiser, cid, entrant)
-        competitions.pair_next_round(organiser, cid)
+            lg.check_in(organiser, cid, entrant)
+        lg.pair_next_round(organiser, cid)
         play_round(organiser, cid, number)
     top_four = load(cid).competition().standings().order()[:4]
-    competitions.advance_stage(organiser, cid)
-    refused(lambda: competitions.pair_next_round(organiser, cid), "not_checked_in")
+    lg.advance_stage(organiser, cid)
+    refused(lambda: lg.pair_next_round(organiser, cid), "not_checked_in")
     for entrant in top_four[:3]:
-        competitions.check_in(organiser, cid, entrant)
+        lg.check_in(organiser, cid, entrant)
     with pytest.raises(LeagueError) as refusal:
-        competitions.pair_next_round(organiser, cid)
+        lg.pair_next_round(organiser, cid)
     assert refusal.value.code == "not_checked_in" and top_four[3] in refusal.value.message
-    competitions.check_in(organiser, cid, top_four[3])
-    _, number, _ = competitions.pair_next_round(organiser, cid)
+    lg.check_in(organiser, cid, top_four[3])
+    _, number, _ = lg.pair_next_round(organiser, cid)
     assert number == 3

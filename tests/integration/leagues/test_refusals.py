@@ -12,10 +12,10 @@ from django.contrib.auth import get_user_model
 from games.models import Table
 from leagues.core.errors import LeagueError
 from leagues.models import Competition, CompetitionTable
-from leagues.services import competitions
-from leagues.services.leagues import add_season, create_league
 from leagues.services.streams import load
 from leagues.services.tables import start_round
+from tests.integration.leagues import builders as lg
+from tests.integration.leagues.builders import add_season, create_league
 
 from .conftest import entrants_of, event_count
 from .test_services import play_round
@@ -48,14 +48,12 @@ def test_registering_a_player_who_is_not_a_user_is_refused(
     cid = swiss(2)
     someone = players(1)[0]
     error = refused(
-        lambda: competitions.register_entrant(
-            organiser, cid, entrant_id="x", players=[str(someone.pk), stranger]
-        ),
+        lambda: lg.register(organiser, cid, entrant_id="x", players=[str(someone.pk), stranger]),
         "unknown_player",
     )
     assert repr(stranger) in error.message
     refused(
-        lambda: competitions.register_entrant(
+        lambda: lg.register(
             organiser,
             cid,
             entrant_id="x",
@@ -70,25 +68,25 @@ def test_a_late_join_and_a_substitute_must_be_users_too(
     organiser: Any, swiss: Any, players: Any
 ) -> None:
     cid = swiss(4)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     play_round(organiser, cid, 1)
     someone = players(1)[0]
     refused(
-        lambda: competitions.late_join(
+        lambda: lg.late_join(
             organiser, cid, entrant_id="late", players=[str(someone.pk), "424242424"]
         ),
         "unknown_player",
     )
     out = load(cid).entrants["e1"].players[0]
     refused(
-        lambda: competitions.substitute(organiser, cid, "e1", player_out=out, player_in="nobody"),
+        lambda: lg.substitute(organiser, cid, "e1", player_out=out, player_in="nobody"),
         "unknown_player",
     )
 
 
 def test_a_round_with_a_player_gone_creates_no_table(organiser: Any, swiss: Any) -> None:
     cid = swiss(4)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     state = load(cid)
     paired = state.paired_round(1)
     assert paired is not None and len(paired.pairing.matches) == 2
@@ -110,8 +108,8 @@ def test_a_season_whose_promotion_cannot_register_leaves_no_competition(
     cid = first["seasons"][0]["divisions"]["top"]
     users = players(8)
     for entrant in entrants_of(users):
-        competitions.register_entrant(organiser, cid, **entrant)
-    competitions.pair_next_round(organiser, cid)
+        lg.enter(organiser, cid, **entrant)
+    lg.pair_next_round(organiser, cid)
     play_round(organiser, cid, 1)
     # A player of the last entrant leaves: its registration into the new season fails
     # after the season's competition (and maybe other entrants) would have been written.

@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.utils import timezone
 
 from leagues.domain import events as ev
-from leagues.services import competitions
 from leagues.services.streams import load
+from tests.integration.leagues import builders as lg
 from tests.integration.live.conftest import Processes, new_user, wait_until
 
 from .test_end_to_end import closed, projector
@@ -28,7 +28,7 @@ def test_a_scheduled_round_opens_and_bots_play_for_its_no_shows(
     processes.scheduler()
     projector(processes)
     organiser = new_user("organiser")
-    cid = competitions.create_competition(
+    cid = lg.create_competition(
         organiser,
         {
             "name": "Scheduled night",
@@ -41,10 +41,8 @@ def test_a_scheduled_round_opens_and_bots_play_for_its_no_shows(
     ).competition_id
     for number in (1, 2):
         a, b = new_user("p"), new_user("p")
-        competitions.register_entrant(
-            organiser, cid, entrant_id=f"e{number}", players=[str(a.pk), str(b.pk)]
-        )
-    competitions.pair_next_round(organiser, cid, round_number=1)
+        lg.enter(organiser, cid, entrant_id=f"e{number}", players=[str(a.pk), str(b.pk)])
+    lg.pair_next_round(organiser, cid, round_number=1)
 
     def opened() -> bool:
         return 1 in load(cid).started
@@ -60,6 +58,6 @@ def test_a_scheduled_round_opens_and_bots_play_for_its_no_shows(
     (result,) = state.results
     assert result.bot_substitute and not result.rated and result.forfeited_by is None
     assert state.result_info[result.id].source == "table"
-    types = [e.type for e in competitions.events_of(cid)]
+    types = [e.type for e in lg.events_of(cid)]
     assert types.count(ev.NO_SHOW_RECORDED) == 1
     assert types.index(ev.ROUND_STARTED) < types.index(ev.NO_SHOW_RECORDED)

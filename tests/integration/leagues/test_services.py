@@ -10,19 +10,20 @@ from eventstore.subscriptions import catch_up, rebuild
 from leagues.core.errors import LeagueError
 from leagues.models import OfficialStandings, PlayerRating, RatedResult
 from leagues.projections import match_results, official_standings, player_ratings
-from leagues.services import competitions
 from leagues.services.streams import load
+from tests.integration.leagues import builders as lg
 
 from .conftest import event_count
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def play_round(organiser: Any, cid: str, number: int) -> None:
-    """Every match of the round: North-South wins 110 to 40 (recorded by the organiser)."""
+def play_round(organiser: Any, cid: str, number: int, *, confirmed: bool = False) -> None:
+    """Every match of the round: North-South wins 110 to 40 (recorded by the organiser;
+    ``confirmed``: a player of each side confirms each result, so it is rated)."""
     state = load(cid)
     for pairing in state.paired_round(number).pairing.matches:  # type: ignore[union-attr]
-        competitions.record_result(
+        lg.record_result(
             organiser,
             cid,
             round_number=number,
@@ -30,12 +31,14 @@ def play_round(organiser: Any, cid: str, number: int) -> None:
             points={"north_south": 110, "east_west": 40},
             winner="north_south",
         )
+        if confirmed:
+            lg.confirm_by_both_sides(cid, f"r{number}-b{pairing.board}")
 
 
 def test_a_swiss_runs_to_its_final_standings(organiser: Any, swiss: Any) -> None:
     cid = swiss(4, rounds=2)
     for number in (1, 2):
-        _, paired, duplicate = competitions.pair_next_round(organiser, cid)
+        _, paired, duplicate = lg.pair_next_round(organiser, cid)
         assert (paired, duplicate) == (number, False)
         play_round(organiser, cid, number)
     state = load(cid)
@@ -52,12 +55,12 @@ def test_pairing_again_is_idempotent_and_the_next_waits_for_the_round(
     organiser: Any, swiss: Any
 ) -> None:
     cid = swiss(4)
-    competitions.pair_next_round(organiser, cid, round_number=1)
+    lg.pair_next_round(organiser, cid, round_number=1)
     before = event_count()
-    _, number, duplicate = competitions.pair_next_round(organiser, cid, round_number=1)
+    _, number, duplicate = lg.pair_next_round(organiser, cid, round_number=1)
     assert (number, duplicate) == (1, True)
     with pytest.raises(LeagueError) as refused:
-        competitions.pair_next_round(organiser, cid)
+        lg.pair_next_round(organiser, cid)
     assert refused.value.code == "round_not_closed"
     assert event_count() == before
 
@@ -65,9 +68,9 @@ def test_pairing_again_is_idempotent_and_the_next_waits_for_the_round(
 @pytest.mark.parametrize(
     ("call", "code"),
     [
-        (lambda o, c: competitions.withdraw_entrant(o, c, "nobody"), "unknown_entrant"),
+        (lambda o, c: lg.withdraw_entrant(o, c, "nobody"), "unknown_entrant"),
         (
-            lambda o, c: competitions.record_result(
+            lambda o, c: lg.record_result(
                 o,
                 c,
                 round_number=3,
@@ -78,7 +81,7 @@ def test_pairing_again_is_idempotent_and_the_next_waits_for_the_round(
             "match_not_in_play",
         ),
         (
-            lambda o, c: competitions.register_entrant(
+            lambda o, c: lg.register(
                 o, c, entrant_id="e9", players=[load(c).entrants["e1"].players[0], str(o.pk)]
             ),
             "player_in_two_entrants",
@@ -110,8 +113,17 @@ def projected() -> tuple[list[Any], list[Any], list[Any]]:
                 "competition_id", "version", "document"
             )
         ),
-        list(PlayerRating.objects.order_by("player").values()),
-        list(RatedResult.objects.order_by("result_key").values()),
+        # Without the row ids, which a rebuild hands out anew.
+        list(
+            PlayerRating.objects.order_by("pool", "player").values(
+                "pool", "player", "mu", "sigma", "matches"
+            )
+        ),
+        list(
+            RatedResult.objects.order_by("pool", "result_key").values(
+                "pool", "result_key", "position", "north_south", "east_west", "winner", "superseded"
+            )
+        ),
     )
 
 
@@ -119,19 +131,17 @@ def test_withdrawal_late_join_and_correction(organiser: Any, swiss: Any, players
     follow()
     cid = swiss(4, rounds=3)
     follow()
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     follow()
-    play_round(organiser, cid, 1)
+    play_round(organiser, cid, 1, confirmed=True)
     follow()
-    competitions.withdraw_entrant(organiser, cid, "e4", reason="travel")
+    lg.withdraw_entrant(organiser, cid, "e4", reason="travel")
     follow()
     late = players(2)
-    competitions.late_join(
-        organiser, cid, entrant_id="late", players=[str(late[0].pk), str(late[1].pk)]
-    )
+    lg.late_join(organiser, cid, entrant_id="late", players=[str(late[0].pk), str(late[1].pk)])
     follow()
     first = load(cid).results[0]
-    competitions.correct_result(
+    lg.correct_result(
         organiser,
         cid,
         first.id,
@@ -140,7 +150,7 @@ def test_withdrawal_late_join_and_correction(organiser: Any, swiss: Any, players
         reason="scores were swapped on the sheet",
     )
     follow()
-    _, number, _ = competitions.pair_next_round(organiser, cid)
+    _, number, _ = lg.pair_next_round(organiser, cid)
     follow()
     state = load(cid)
     paired = state.paired_round(number)
@@ -148,12 +158,18 @@ def test_withdrawal_late_join_and_correction(organiser: Any, swiss: Any, players
     assert "e4" not in paired.pairing.entrants()
     assert "late" in paired.pairing.entrants()
     assert state.entrants["late"].joined_round == 2
-    play_round(organiser, cid, number)
+    play_round(organiser, cid, number, confirmed=True)
     follow()
     incremental = projected()
     standings = OfficialStandings.objects.get(competition_id=cid).document
     assert standings["version"] == load(cid).version
-    assert incremental[1] and incremental[2]  # the ratings saw the rated results
+    # The ratings saw the confirmed results, and the correction (not confirmed) took the
+    # result it replaced out of the site pool.
+    mine = RatedResult.objects.filter(result_key__startswith=cid, pool="site")
+    assert mine.filter(superseded=False).count() == 3
+    assert list(mine.filter(superseded=True).values_list("result_key", flat=True)) == [
+        f"{cid}:{first.id}"
+    ]
     for projection in PROJECTIONS:
         rebuild(projection)
     assert projected() == incremental

@@ -10,8 +10,8 @@ from django.core.management.base import CommandError
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from leagues.services import competitions
 from tests.factories import UserFactory
+from tests.integration.leagues import builders as lg
 
 from .conftest import event_count, tamper_last_pairing
 from .test_services import play_round
@@ -29,7 +29,7 @@ def client_for(user: Any) -> APIClient:
 def test_verify_pairings_passes_then_catches_a_tampered_pairing(organiser: Any, swiss: Any) -> None:
     cid = swiss(4, rounds=3)
     for number in (1, 2):
-        competitions.pair_next_round(organiser, cid)
+        lg.pair_next_round(organiser, cid)
         play_round(organiser, cid, number)
     call_command("verify_pairings", cid)
     tamper_last_pairing(cid)
@@ -59,7 +59,7 @@ def test_only_organisers_write_and_refusals_are_problems(organiser: Any, swiss: 
 
 def test_what_if_writes_nothing(organiser: Any, swiss: Any) -> None:
     cid = swiss(4, rounds=2)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     play_round(organiser, cid, 1)
     before = event_count()
     client = APIClient()
@@ -75,7 +75,7 @@ def test_what_if_takes_custom_scoring_rules_as_json_text(organiser: Any, swiss: 
     """?preset= is a preset name or custom rules as JSON text, as the tables' rescore
     query takes it (the refusal of an unknown name offers such an object)."""
     cid = swiss(4, rounds=2)
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     play_round(organiser, cid, 1)
     before = event_count()
     client = APIClient()

@@ -12,9 +12,9 @@ from channels.testing import WebsocketCommunicator
 
 from eventstore.subscriptions import catch_up
 from leagues.projections import official_standings
-from leagues.services import competitions
 from leagues.services.streams import load
 from services.asgi import application
+from tests.integration.leagues import builders as lg
 from tests.integration.live.conftest import new_user
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
@@ -27,11 +27,11 @@ def communicator(competition_id: str) -> WebsocketCommunicator:
 
 
 def new_swiss(organiser: Any) -> str:
-    state = competitions.create_competition(
+    state = lg.create_competition(
         organiser, {"name": "Pushed Swiss", "stages": [{"kind": "swiss", "rounds": 2}]}
     )
     for number in range(1, 5):
-        competitions.register_entrant(
+        lg.enter(
             organiser,
             state.competition_id,
             entrant_id=f"e{number}",
@@ -42,9 +42,9 @@ def new_swiss(organiser: Any) -> str:
 
 def record_round_one(organiser: Any, cid: str) -> int:
     """Pair round 1, North-South wins every board; the stream's version after."""
-    competitions.pair_next_round(organiser, cid)
+    lg.pair_next_round(organiser, cid)
     for pairing in load(cid).paired_round(1).pairing.matches:  # type: ignore[union-attr]
-        competitions.record_result(
+        lg.record_result(
             organiser,
             cid,
             round_number=1,

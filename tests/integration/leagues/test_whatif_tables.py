@@ -18,10 +18,10 @@ from rest_framework.test import APIClient
 
 from eventstore.subscriptions import catch_up
 from leagues.projections import drain_pending, match_results
-from leagues.services import competitions
 from leagues.services.streams import load
 from leagues.services.tables import start_round
 from scoring.services.rescoring import rescore
+from tests.integration.leagues import builders as lg
 from tests.integration.tables.helpers import play_moves
 
 from .conftest import entrants_of, event_count
@@ -38,7 +38,7 @@ LEGALITY_PRESET = "easy"
 
 def played_swiss(organiser: Any, players: Any, count: int, rounds: int) -> str:
     """A Swiss of bot-seated tables, every round's tables played to their end."""
-    state = competitions.create_competition(
+    state = lg.create_competition(
         organiser,
         {
             "name": "Rescored Swiss",
@@ -49,10 +49,10 @@ def played_swiss(organiser: Any, players: Any, count: int, rounds: int) -> str:
     )
     cid = state.competition_id
     for entrant in entrants_of(players(2 * count)):
-        competitions.register_entrant(organiser, cid, **entrant)
+        lg.enter(organiser, cid, **entrant)
     rng = random.Random(7)
     for number in range(1, rounds + 1):
-        competitions.pair_next_round(organiser, cid)
+        lg.pair_next_round(organiser, cid)
         start_round(organiser, cid, number)
         for table_id in load(cid).tables[number].values():
             # Every seat is a bot: the helper sends each move as the bot actor.

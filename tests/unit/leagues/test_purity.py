@@ -1,4 +1,5 @@
-"""leagues.core is pure: importing every module of it loads no Django, database or queue."""
+"""leagues.core and leagues.domain are pure: importing every module of them loads no
+Django, database or queue."""
 
 from __future__ import annotations
 
@@ -9,16 +10,17 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[3]
 PROBE = """
 import importlib, pkgutil, sys
-import leagues.core as core
-for module in pkgutil.iter_modules(core.__path__):
-    importlib.import_module("leagues.core." + module.name)
+import leagues.core, leagues.domain
+for package in (leagues.core, leagues.domain):
+    for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        importlib.import_module(module.name)
 loaded = {name.split(".")[0] for name in sys.modules}
 frameworks = {"django", "psycopg", "redis", "channels", "celery", "rest_framework"}
 print(",".join(sorted(loaded & frameworks)))
 """
 
 
-def test_leagues_core_imports_no_framework() -> None:
+def test_leagues_core_and_domain_import_no_framework() -> None:
     # A fresh interpreter: this one already has Django loaded by pytest-django.
     probe = subprocess.run(
         [sys.executable, "-c", PROBE], cwd=REPO, capture_output=True, text=True, check=True

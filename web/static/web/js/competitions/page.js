@@ -143,7 +143,9 @@ function drawStandingsSection() {
 
 function drawChart() {
   const overview = page.overview;
-  const series = matchPointsByRound(page.rounds, overview.settings.match_points, overview.entrants);
+  // Invitations not accepted yet play no round: they are not in the standings either.
+  const entered = overview.entrants.filter((e) => e.status !== "invited");
+  const series = matchPointsByRound(page.rounds, overview.settings.match_points, entered);
   const order = page.standings.standings.rows.map((row) => row.entrant);
   $("chart-section").hidden = page.rounds.length === 0;
   drawStandingsChart($("standings-chart"), $("chart-legend"), series, order, page.names);

@@ -150,6 +150,11 @@ export function lateJoinOpen(settings, nextRound, stage = 0) {
 /** An entrant's state in the organiser's list: withdrawn, late, reserve, substitutes, check-in. */
 export function entrantStatus(entrant, nextRound, players = {}) {
   const parts = [];
+  // Registered by an organiser: entered only once both its players have accepted.
+  if (entrant.status === "invited") {
+    const waiting = (entrant.awaiting || []).filter((p) => entrant.players.includes(p));
+    parts.push(`invited: waiting for ${waiting.map((p) => playerName(p, players)).join(" & ")} to accept`);
+  }
   if (entrant.withdrawn_after_round !== null && entrant.withdrawn_after_round !== undefined) {
     parts.push(
       entrant.withdrawn_after_round ? `withdrawn after round ${entrant.withdrawn_after_round}` : "withdrawn before round 1",

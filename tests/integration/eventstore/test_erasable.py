@@ -86,7 +86,9 @@ def test_a_changed_text_or_a_removed_row_is_found_by_verify_events(stream_prefix
         call_command("verify_events", "--stream", stream)
 
     with connection.cursor() as cursor:  # the owner can; the running role may not
-        cursor.execute("DELETE FROM eventstore_erasable_text WHERE id = %s", [reference["erasable"]])
+        cursor.execute(
+            "DELETE FROM eventstore_erasable_text WHERE id = %s", [reference["erasable"]]
+        )
     with pytest.raises(CommandError, match="has no row"):
         call_command("verify_events", "--stream", stream)
 

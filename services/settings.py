@@ -342,6 +342,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep links: each operation's id stays its anchor (web/templates/web/api_docs.html).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
 }
 
 # ---------------------------------------------------------------- logging (stdout)

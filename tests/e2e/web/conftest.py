@@ -78,6 +78,8 @@ class Server:
     url: str
     web: ManagedProcess
     worker: ManagedProcess
+    # The web's outgoing mail, one file per message (EMAIL_URL=file://...).
+    mail_dir: Path
 
 
 @pytest.fixture(scope="session")
@@ -87,7 +89,14 @@ def server(e2e_db: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
     from django.db import connection
 
     env = database_env(connection.settings_dict, settings.REDIS_URL)
-    env.update({"SPADES_WATCHDOG_INTERVAL": "1", "SPADES_BOT_OVERDUE_SECONDS": "1.5"})
+    mail_dir = tmp_path_factory.mktemp("e2e-mail")
+    env.update(
+        {
+            "SPADES_WATCHDOG_INTERVAL": "1",
+            "SPADES_BOT_OVERDUE_SECONDS": "1.5",
+            "EMAIL_URL": f"file://{mail_dir}",
+        }
+    )
     logs = tmp_path_factory.mktemp("e2e-processes")
     port = free_port()
     worker = worker_process(env, logs, name="e2e-worker")
@@ -95,7 +104,7 @@ def server(e2e_db: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
     try:
         worker.start(timeout=60)
         web.start(timeout=60)
-        yield Server(f"http://127.0.0.1:{port}", web, worker)
+        yield Server(f"http://127.0.0.1:{port}", web, worker, mail_dir)
     finally:
         web.stop()
         worker.stop()
@@ -163,14 +172,25 @@ def page(
 ) -> Iterator[Any]:
     """A fresh browser context (empty localStorage) with the site as base URL.
 
-    Browser errors fail the test. Every test leaves a screenshot of where its page ended
-    in SCREENSHOTS (``<test>.png``, ``<test>-failed.png`` when it failed).
+    Browser errors fail the test, and so does anything the Content-Security-Policy
+    refused. Every test leaves a screenshot of where its page ended in SCREENSHOTS
+    (``<test>.png``, ``<test>-failed.png`` when it failed).
     """
     context = browser.new_context(base_url=server_url, viewport=viewport)
     context.set_default_timeout(20_000)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
+    # Whatever the Content-Security-Policy refused (an inline script, style or handler, a
+    # request elsewhere) fails the test too: every page must work under it.
+    tab.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and "Content Security Policy" in message.text
+            else None
+        ),
+    )
     try:
         yield tab
         assert not errors, f"JavaScript errors: {errors}"

@@ -5,7 +5,7 @@ history still folds, every hash, digest and signed checkpoint still verifies) bu
 nothing personal: the username becomes ``deleted-<id>``, the e-mail, names and password
 go, staff rights and group memberships go, the account can no longer log in, and its API
 token is revoked. The free text the person typed that events refer to (entrant and team
-names: ``eventstore.erasable``) is erased, and the tables' read model shows the
+names: ``eventstore.erasable_store``) is erased, and the tables' read model shows the
 pseudonym. Refused while the person still holds a seat a person must play (a table not yet
 started, or one in play that no bot plays for them): they leave it, or hand it to a bot,
 first.
@@ -21,7 +21,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from accounts.tokens import revoke_token
-from eventstore.erasable import erase_subject, user_subject
+from eventstore.erasable import user_subject
+from eventstore.erasable_store import erase_subject
 from games.selectors.tables import tables_waiting_on
 from games.services.read_model import rename_player
 

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from eventstore.erasable import text_of
+from eventstore.erasable_store import text_of
 from eventstore.models import Event
 from games.models import Table
 from games.selectors.visibility import visible_version

@@ -104,7 +104,7 @@ class ErasableTextRow(models.Model):
     # 16 random bytes, hex: the event's digest is SHA-256(salt || text).
     salt = models.CharField(max_length=32, blank=True)
     # Who may have it erased: "user:<id>" (eventstore.erasable.user_subject).
-    subjects = ArrayField(models.CharField(max_length=64))
+    subjects = ArrayField(models.CharField(max_length=100))
     created_at = models.DateTimeField(auto_now_add=True)
     erased_at = models.DateTimeField(null=True, blank=True)
 

@@ -10,7 +10,7 @@ CREATE TABLE eventstore_erasable_text (
     id uuid PRIMARY KEY,
     text text NOT NULL,
     salt varchar(32) NOT NULL,
-    subjects varchar(64)[] NOT NULL,
+    subjects varchar(100)[] NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now(),
     erased_at timestamptz NULL
 );
@@ -45,7 +45,7 @@ class Migration(migrations.Migration):
                 (
                     "subjects",
                     django.contrib.postgres.fields.ArrayField(
-                        base_field=models.CharField(max_length=64), size=None
+                        base_field=models.CharField(max_length=100), size=None
                     ),
                 ),
                 ("created_at", models.DateTimeField(auto_now_add=True)),

@@ -14,7 +14,7 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from eventstore import erasable, signed_checkpoints
+from eventstore import erasable, erasable_store, signed_checkpoints
 from eventstore.reading import read_stream
 from eventstore.recorder import append
 from eventstore.records import NewEvent
@@ -61,7 +61,7 @@ def test_deletion_pseudonymises_and_every_hash_and_checkpoint_still_verifies(
         append(
             text_stream,
             0,
-            erasable.kept(
+            erasable_store.kept(
                 [
                     NewEvent(
                         "Named",
@@ -102,7 +102,7 @@ def test_deletion_pseudonymises_and_every_hash_and_checkpoint_still_verifies(
     assert leaving.username not in str(view)
     # The typed text reads as erased; the event still holds the same reference and hash.
     (named,) = read_stream(text_stream)
-    assert erasable.text_of(named.data["name"]) == ""
+    assert erasable_store.text_of(named.data["name"]) == ""
 
     assert [event.hash for event in read_stream(stream)] == hashes
     call_command("verify_events", "--stream", stream)

@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 
 from eventstore import erasable as er
+from eventstore import erasable_store as store_
 from eventstore.errors import InvalidEvent
 from eventstore.models import ErasableTextRow
 from eventstore.reading import read_stream
@@ -27,7 +28,7 @@ def subject() -> str:
 def store(stream: str, *values: object) -> None:
     with transaction.atomic():
         events = [NewEvent("Named", {"name": value, "n": i}) for i, value in enumerate(values)]
-        append(stream, 0, er.kept(events))
+        append(stream, 0, store_.kept(events))
 
 
 def test_the_stored_payload_holds_a_reference_and_reads_back_as_the_text(
@@ -40,10 +41,10 @@ def test_the_stored_payload_holds_a_reference_and_reads_back_as_the_text(
     first, second = read_stream(stream)
     assert er.is_reference(first.data["name"])
     assert "Spade Queens" not in str(first.data)
-    assert er.text_of(first.data["name"]) == "The Spade Queens"
+    assert store_.text_of(first.data["name"]) == "The Spade Queens"
     # An event from before references (a plain string) reads as itself.
-    assert er.text_of(second.data["name"]) == "plain old name"
-    lookup = er.texts_of([first.data, second.data])
+    assert store_.text_of(second.data["name"]) == "plain old name"
+    lookup = store_.texts_of([first.data, second.data])
     assert [lookup(first.data["name"]), lookup(second.data["name"])] == [
         "The Spade Queens",
         "plain old name",
@@ -62,13 +63,13 @@ def test_erasing_a_subject_clears_its_texts_and_every_hash_still_verifies(
     )
     before = [event.hash for event in read_stream(stream)]
 
-    assert er.erase_subject(alice) == 1  # the shared text goes when either asks
-    assert er.erase_subject(alice) == 0
+    assert store_.erase_subject(alice) == 1  # the shared text goes when either asks
+    assert store_.erase_subject(alice) == 0
 
     events = read_stream(stream)
     assert [event.hash for event in events] == before
-    assert er.text_of(events[0].data["name"]) == ""
-    assert er.text_of(events[1].data["name"]) == "Bob alone"
+    assert store_.text_of(events[0].data["name"]) == ""
+    assert store_.text_of(events[1].data["name"]) == "Bob alone"
     row = ErasableTextRow.objects.get(pk=events[0].data["name"]["erasable"])
     assert (row.text, row.salt, row.erased_at is not None) == ("", "", True)
     assert list(find_problems(stream)) == []
@@ -81,7 +82,7 @@ def test_a_changed_text_or_a_removed_row_is_found_by_verify_events(stream_prefix
     reference = read_stream(stream)[0].data["name"]
     ErasableTextRow.objects.filter(pk=reference["erasable"]).update(text="Forged name")
 
-    assert er.text_of(reference) == ""  # a text that no longer matches is not shown
+    assert store_.text_of(reference) == ""  # a text that no longer matches is not shown
     with pytest.raises(CommandError, match="does not match the digest"):
         call_command("verify_events", "--stream", stream)
 
@@ -107,14 +108,14 @@ def test_a_refused_append_rolls_its_texts_back(stream_prefix: str) -> None:
     store(stream, "first")
     text = er.erasable("Lost with the append", subjects=[subject()])
     with pytest.raises(Exception), transaction.atomic():  # noqa: B017 - any refusal
-        append(stream, 0, er.kept([NewEvent("Named", {"name": text})]))  # wrong version
+        append(stream, 0, store_.kept([NewEvent("Named", {"name": text})]))  # wrong version
     assert not ErasableTextRow.objects.filter(pk=text.text_id).exists()
 
 
 @pytest.mark.django_db(transaction=True)
 def test_kept_outside_a_transaction_is_refused() -> None:
     with pytest.raises(transaction.TransactionManagementError):
-        er.kept([NewEvent("Named", {"name": er.erasable("x", subjects=[subject()])})])
+        store_.kept([NewEvent("Named", {"name": er.erasable("x", subjects=[subject()])})])
 
 
 @pytest.mark.parametrize(
@@ -124,7 +125,7 @@ def test_kept_outside_a_transaction_is_refused() -> None:
         ("nul\x00", ["user:1"]),
         ("fine", []),
         ("fine", [f"user:{n}" for n in range(er.MAX_SUBJECTS + 1)]),
-        ("fine", ["u" * 65]),
+        ("fine", ["u" * 101]),
     ],
 )
 def test_a_text_or_subjects_out_of_bounds_is_refused(text: str, subjects: list[str]) -> None:

@@ -166,6 +166,19 @@ def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
     return dict(SCREENS[getattr(request, "param", "desktop")])
 
 
+# Every refusal of the Content-Security-Policy, logged with where it came from.
+WHERE_CSP_REFUSED = """document.addEventListener("securitypolicyviolation", (e) =>
+  console.error(`Content Security Policy refused ${e.violatedDirective} at ` +
+    `${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`));"""
+
+
+def refused_by_csp(text: str) -> bool:
+    """Whether a console message is a CSP refusal of the site's own code. A refusal with
+    no source file came from code the test itself evaluated in the page (axe-core adds a
+    <style> for some of its checks), not from the site."""
+    return text.startswith("Content Security Policy refused") and " at :" not in text
+
+
 @pytest.fixture
 def page(
     browser: Any, server_url: str, viewport: dict[str, int], request: pytest.FixtureRequest
@@ -178,6 +191,8 @@ def page(
     """
     context = browser.new_context(base_url=server_url, viewport=viewport)
     context.set_default_timeout(20_000)
+    # The browser's own CSP message does not say where; this one does.
+    context.add_init_script(WHERE_CSP_REFUSED)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
@@ -185,11 +200,7 @@ def page(
     # request elsewhere) fails the test too: every page must work under it.
     tab.on(
         "console",
-        lambda message: (
-            errors.append(message.text)
-            if message.type == "error" and "Content Security Policy" in message.text
-            else None
-        ),
+        lambda message: errors.append(message.text) if refused_by_csp(message.text) else None,
     )
     try:
         yield tab

@@ -74,7 +74,7 @@ def test_the_account_page_changes_the_password_downloads_the_data_and_deletes(
     page: Any,
 ) -> None:
     username = sign_up(page)
-    page.click("nav >> text=Account")
+    page.click("#account-link")  # the name in the header opens the account page
     expect(page.locator("#account-username")).to_have_text(username)
 
     page.fill("#old-password", "correct-horse-42")

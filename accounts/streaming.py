@@ -13,10 +13,14 @@ from collections.abc import AsyncIterator, Iterator
 from asgiref.sync import sync_to_async
 
 
+def _next_piece(chunks: Iterator[bytes]) -> bytes | None:
+    return next(chunks, None)
+
+
 async def streamed(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
-    pull = sync_to_async(next, thread_sensitive=True)
+    pull = sync_to_async(_next_piece, thread_sensitive=True)
     while True:
-        chunk = await pull(chunks, None)
+        chunk = await pull(chunks)
         if chunk is None:
             return
         yield chunk

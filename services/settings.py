@@ -421,6 +421,8 @@ AXES_RESET_ON_SUCCESS = True
 # Successful logins are not recorded (no address or browser kept for them).
 AXES_DISABLE_ACCESS_LOG = True
 AXES_HTTP_RESPONSE_CODE = 429
+# No banner at start-up: it went to stdout, where the file tools print their answers.
+AXES_VERBOSE = False
 AUTHENTICATION_BACKENDS = [
     "accounts.lockout.AdminLockoutBackend",  # first: refuses a locked-out admin login
     "django.contrib.auth.backends.ModelBackend",

@@ -23,16 +23,9 @@ from games.models import Table
 from tests.factories import TableFactory, UserFactory
 from tests.integration.tables.helpers import QUICK_RULES, play_moves
 
-from .conftest import PASSWORD
+from .conftest import PASSWORD, token_client
 
 SEATS = ("north", "east", "south", "west")
-
-
-def client_of(user: Any) -> APIClient:
-    token, _ = Token.objects.get_or_create(user=user)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 def finished_table(users: list[Any]) -> str:
@@ -78,7 +71,7 @@ def test_deletion_pseudonymises_and_every_hash_and_checkpoint_still_verifies(
     signed_checkpoints.create_key(key)
     checkpoints = tmp_path / "checkpoints.jsonl"
     signed_checkpoints.publish(key, checkpoints)
-    client = client_of(leaving)
+    client = token_client(leaving)
 
     wrong = client.post("/api/auth/me/delete", {"password": "not it"}, format="json")
     assert wrong.status_code == 400
@@ -98,7 +91,7 @@ def test_deletion_pseudonymises_and_every_hash_and_checkpoint_still_verifies(
     # The tables show the pseudonym; the other players keep their names.
     seats = Table.objects.get(pk=table_id).seats
     assert [s["username"] for s in seats] == [row.username] + [u.username for u in users[1:]]
-    view = client_of(users[1]).get(f"/api/tables/{table_id}").json()
+    view = token_client(users[1]).get(f"/api/tables/{table_id}").json()
     assert leaving.username not in str(view)
     # The typed text reads as erased; the event still holds the same reference and hash.
     (named,) = read_stream(text_stream)
@@ -119,7 +112,9 @@ def test_deletion_waits_while_a_person_must_still_play_a_seat() -> None:
         players={SEATS[s]: users[s] for s in range(4)},
         started=True,
     )
-    answer = client_of(users[2]).post("/api/auth/me/delete", {"password": PASSWORD}, format="json")
+    answer = token_client(users[2]).post(
+        "/api/auth/me/delete", {"password": PASSWORD}, format="json"
+    )
     assert answer.status_code == 409
     assert answer.json()["code"] == "account_in_play"
     assert answer.json()["tables"] == [str(table.id)]

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leagues.models import PlayerRating
@@ -18,18 +17,11 @@ from leagues.services import competitions
 from tests.factories import TableFactory, UserFactory
 from tests.integration.tables.helpers import QUICK_RULES, play_moves
 
-from .conftest import PASSWORD
+from .conftest import PASSWORD, token_client
 
 pytestmark = pytest.mark.django_db
 
 SEATS = ("north", "east", "south", "west")
-
-
-def client_of(user: Any) -> APIClient:
-    token, _ = Token.objects.get_or_create(user=user)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 def exported(client: APIClient, query: str = "") -> dict[str, Any]:
@@ -78,7 +70,7 @@ def test_the_export_holds_the_account_its_games_competitions_and_rating(settings
     )
     PlayerRating.objects.create(player=str(me.pk), mu=27.5, sigma=7.0, matches=1)
 
-    document = exported(client_of(me))
+    document = exported(token_client(me))
 
     assert (document["format"], document["version"]) == ("spades-account-export", 1)
     assert document["account"]["username"] == me.username
@@ -109,7 +101,7 @@ def test_a_large_export_comes_in_downloads_of_a_bounded_size(settings: Any) -> N
     me = UserFactory(password=PASSWORD)
     first = TableFactory(creator=me, seats={"east": "bot"})
     second = TableFactory(creator=me, seats={"east": "bot"})
-    client = client_of(me)
+    client = token_client(me)
 
     page = exported(client)["tables"]
     assert (page["total"], page["next_offset"]) == (2, 1)

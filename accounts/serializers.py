@@ -9,6 +9,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from accounts.deletion import PSEUDONYM_PREFIX, is_pseudonym
 from services.api.errors import ApiProblem
 from services.api.serializers import StrictSerializer
 
@@ -25,6 +26,11 @@ class RegistrationSerializer(StrictSerializer):
     email = serializers.EmailField(required=False, allow_blank=True, default="")
 
     def validate_username(self, value: str) -> str:
+        if is_pseudonym(value):
+            raise serializers.ValidationError(
+                f"Usernames starting with {PSEUDONYM_PREFIX!r} are kept for deleted accounts.",
+                code="reserved",
+            )
         if get_user_model().objects.filter(username__iexact=value).exists():
             raise serializers.ValidationError("That username is taken.", code="taken")
         return value
@@ -71,3 +77,38 @@ class UserSerializer(serializers.Serializer[Any]):
 class TokenSerializer(serializers.Serializer[Any]):
     token = serializers.CharField(read_only=True)
     user = UserSerializer(read_only=True)
+
+
+PASSWORD_FIELD = {
+    "max_length": 128,
+    "write_only": True,
+    "trim_whitespace": False,
+    "style": {"input_type": "password"},
+}
+
+
+class PasswordResetRequestSerializer(StrictSerializer):
+    email = serializers.EmailField(max_length=254)
+
+
+class PasswordResetConfirmSerializer(StrictSerializer):
+    """The ``uid`` and ``token`` of a reset link (``/account/reset/<uid>/<token>/``)."""
+
+    uid = serializers.CharField(max_length=64)
+    token = serializers.CharField(max_length=128)
+    new_password = serializers.CharField(**PASSWORD_FIELD)
+
+
+class PasswordChangeSerializer(StrictSerializer):
+    old_password = serializers.CharField(**PASSWORD_FIELD)
+    new_password = serializers.CharField(**PASSWORD_FIELD)
+
+
+class AccountDeletionSerializer(StrictSerializer):
+    """The password again: deleting cannot be undone."""
+
+    password = serializers.CharField(**PASSWORD_FIELD)
+
+
+class MessageSerializer(serializers.Serializer[Any]):
+    message = serializers.CharField(read_only=True)

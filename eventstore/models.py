@@ -9,6 +9,7 @@ refuse). Appends go through :func:`eventstore.recorder.append` only.
 
 from __future__ import annotations
 
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 
@@ -92,3 +93,26 @@ class BrokenStream(models.Model):
 
     def __str__(self) -> str:
         return f"{self.projection}: {self.stream_id}@{self.event_version}"
+
+
+class ErasableTextRow(models.Model):
+    """A text events refer to instead of holding (``eventstore.erasable``): erasing it
+    clears ``text`` and ``salt`` and dates it, and no hash changes."""
+
+    id = models.UUIDField(primary_key=True)
+    text = models.TextField(blank=True)
+    # 16 random bytes, hex: the event's digest is SHA-256(salt || text).
+    salt = models.CharField(max_length=32, blank=True)
+    # Who may have it erased: "user:<id>" (eventstore.erasable.user_subject).
+    subjects = ArrayField(models.CharField(max_length=100))
+    created_at = models.DateTimeField(auto_now_add=True)
+    erased_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        # Created in SQL (migration 0006, with its GIN index on subjects), unmanaged like
+        # the events: a test flush must not remove texts that surviving events refer to.
+        managed = False
+        db_table = "eventstore_erasable_text"
+
+    def __str__(self) -> str:
+        return f"erasable text {self.id}{' (erased)' if self.erased_at else ''}"

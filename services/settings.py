@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 import warnings
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
 from services.dburl import parse_database_url
+from services.email_url import parse_email_url
 from telemetry.errors import init_error_reporting
 from telemetry.networks import Network, parse_networks
 
@@ -112,6 +114,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc files served from /static/, no CDN
     "channels",
+    "axes",  # the admin login lockout (accounts/lockout.py)
     "accounts",
     "eventstore",
     "games",
@@ -134,6 +137,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy ("accounts" below)
+    "axes.middleware.AxesMiddleware",  # last: answers a locked-out admin login with 429
 ]
 
 ROOT_URLCONF = "services.urls"
@@ -367,6 +372,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep links: each operation's id stays its anchor (web/templates/web/api_docs.html).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
 }
 
 # ---------------------------------------------------------------- logging (stdout)
@@ -451,3 +458,88 @@ try:
     )
 except ValueError as exc:  # sentry-sdk's BadDsn
     raise ImproperlyConfigured(f"SENTRY_DSN is not a Sentry DSN: {exc}") from None
+# ---------------------------------------------------------------- accounts (docs/operations.md)
+# Everything accounts look after themselves with: the password-reset mail, the admin
+# login lockout, the Content-Security-Policy header, the data export's bounds.
+
+# E-mail (the password-reset mail): EMAIL_URL (smtp://, smtp+tls://, smtps://, console://,
+# file://, dummy://; services/email_url.py), or the separate variables below. By default
+# mail is printed to the web process's standard output (the console backend).
+_email = (
+    parse_email_url(os.environ["EMAIL_URL"])
+    if os.environ.get("EMAIL_URL", "").strip()
+    else {
+        "EMAIL_BACKEND": env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"),
+        "EMAIL_HOST": env_str("EMAIL_HOST", "localhost"),
+        "EMAIL_PORT": env_int("EMAIL_PORT", 25, low=1, high=65535),
+        "EMAIL_HOST_USER": env_str("EMAIL_HOST_USER", ""),
+        "EMAIL_HOST_PASSWORD": env_str("EMAIL_HOST_PASSWORD", ""),
+        "EMAIL_USE_TLS": env_bool("EMAIL_USE_TLS", False),
+        "EMAIL_USE_SSL": env_bool("EMAIL_USE_SSL", False),
+    }
+)
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = _email.get("EMAIL_PORT", 25)
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = _email.get("EMAIL_TIMEOUT", 30)
+if "EMAIL_FILE_PATH" in _email:
+    EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"]
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Spades <spades@localhost>")
+# A password-reset link works this many seconds (and once: a new password voids it).
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600, low=300, high=7 * 24 * 3600)
+
+# The admin login (/admin/login/) is locked after this many failures, per username and per
+# client address, for this many minutes (django-axes; accounts/lockout.py keeps it to the
+# admin: the API login has its own throttles). `manage.py axes_reset` lifts every lock.
+AXES_FAILURE_LIMIT = env_int("ADMIN_LOGIN_FAILURE_LIMIT", 5, low=1, high=1000)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("ADMIN_LOGIN_COOLOFF_MINUTES", 15, low=1, high=10080))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_ONLY_ADMIN_SITE = True
+AXES_HANDLER = "accounts.lockout.AdminLoginHandler"
+AXES_RESET_ON_SUCCESS = True
+# Successful logins are not recorded (no address or browser kept for them).
+AXES_DISABLE_ACCESS_LOG = True
+AXES_HTTP_RESPONSE_CODE = 429
+# No banner at start-up: it went to stdout, where the file tools print their answers.
+AXES_VERBOSE = False
+AUTHENTICATION_BACKENDS = [
+    "accounts.lockout.AdminLockoutBackend",  # first: refuses a locked-out admin login
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# Content-Security-Policy on every response (django-csp): scripts and styles only from
+# this origin's files (no inline script, style or handler), requests and WebSockets only
+# to this origin ('self' covers ws:/wss: of the page's host), no plugins, no <base>
+# elsewhere, never framed. Swagger UI's icons are data: images.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# Rate limits of the account operations (docs/api.md, "Rate limits"): a password-reset
+# request or confirmation per client address; a password change, deletion or data export
+# per user.
+THROTTLE_RATES.update(
+    {
+        "password_reset": env_str("THROTTLE_PASSWORD_RESET", "10/hour"),
+        "account": env_str("THROTTLE_ACCOUNT", "20/hour"),
+    }
+)
+
+# GET /api/auth/me/export: at most this many tables in one download, newest first (the
+# answer says how many more there are; ?tables_offset= pages on).
+SPADES_EXPORT_MAX_TABLES = env_int("SPADES_EXPORT_MAX_TABLES", 1000, low=1, high=100_000)

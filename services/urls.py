@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from scoring.api.scoresheet import ScoresheetView
 from services.api.views import ApiIndexView, HealthView
@@ -27,7 +27,11 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(
         "api/docs/",
-        SpectacularSwaggerView.as_view(url_name="api-schema", template_name="web/api_docs.html"),
+        # The split view serves Swagger UI's start-up script as a file (this URL with
+        # ?script), so the page runs under the CSP's script-src 'self'.
+        SpectacularSwaggerSplitView.as_view(
+            url_name="api-schema", template_name="web/api_docs.html"
+        ),
         name="api-docs",
     ),
     path("", include("web.urls")),  # the browser client: / (play) and /calculator/

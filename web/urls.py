@@ -3,6 +3,12 @@
 from django.urls import include, path
 from django.views.generic import TemplateView
 
+from web.account import (
+    PasswordResetConfirmPage,
+    PasswordResetDonePage,
+    PasswordResetPage,
+    PasswordResetSentPage,
+)
 from web.competitions import (
     CompetitionListView,
     CompetitionNewView,
@@ -33,5 +39,18 @@ urlpatterns = [
         CompetitionOrganiseView.as_view(),
         name="web-competition-organise",
     ),
+    path("account/", TemplateView.as_view(template_name="web/account.html"), name="web-account"),
+    path("account/password-reset/", PasswordResetPage.as_view(), name="web-password-reset"),
+    path(
+        "account/password-reset/sent/",
+        PasswordResetSentPage.as_view(),
+        name="web-password-reset-sent",
+    ),
+    path(
+        "account/reset/<uidb64>/<token>/",
+        PasswordResetConfirmPage.as_view(),
+        name="web-password-reset-confirm",
+    ),
+    path("account/reset/done/", PasswordResetDonePage.as_view(), name="web-password-reset-done"),
     path("", include("bots.urls")),
 ]

@@ -41,3 +41,17 @@ def table_page(*, page: int, status: str | None = None, player_id: int | None = 
 def table_exists(table_id: uuid.UUID) -> bool:
     """Whether there is a table ``table_id`` (its read model row)."""
     return Table.objects.filter(pk=table_id).exists()
+
+
+def tables_waiting_on(user_id: int) -> list[str]:
+    """The ids of the tables where user ``user_id`` holds a seat a person must still
+    play: at a table not yet started, or one in play that no bot plays for them."""
+    waiting = []
+    rows = Table.objects.filter(
+        status__in=("lobby", "playing"), seats__contains=[{"user_id": user_id}]
+    ).values_list("id", "status", "seats")
+    for table_id, status, seats in rows:
+        mine = [seat for seat in seats if seat.get("user_id") == user_id]
+        if status == "lobby" or any(seat.get("controller") == "human" for seat in mine):
+            waiting.append(str(table_id))
+    return waiting

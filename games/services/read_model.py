@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 from cachetools import LRUCache
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import timezone
 
 from games.domain.table import HUMAN, TableState
@@ -175,3 +176,30 @@ def _update_sql(columns: tuple[str, ...]) -> str:
 
 
 JSON_COLUMNS = frozenset({"acting_seats", "totals", "bags", "seats"})
+
+
+def rename_player(user_id: int, username: str) -> int:
+    """Write ``username`` into every table row that seats user ``user_id`` (an account
+    renamed to its pseudonym on deletion) and forget this process's copy of the old name;
+    how many rows changed. Other processes show the old name for at most
+    ``USERNAME_SECONDS`` more."""
+    with _usernames_lock:
+        _usernames_kept.pop(user_id, None)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _RENAME_SQL, [user_id, username, orjson.dumps([{"user_id": user_id}]).decode()]
+        )
+        return int(cursor.rowcount)
+
+
+# One statement per call: each row's seats are rewritten under its row lock, so an append
+# updating the same row runs before or after, never in between.
+_RENAME_SQL = """
+UPDATE games_table SET seats = (
+    SELECT jsonb_agg(
+        CASE WHEN seat -> 'user_id' = to_jsonb(%s::bigint)
+             THEN seat || jsonb_build_object('username', %s::text) ELSE seat END
+        ORDER BY place)
+    FROM jsonb_array_elements(seats) WITH ORDINALITY AS seated(seat, place))
+WHERE seats @> %s::jsonb
+"""

@@ -105,3 +105,22 @@ def clear_throttle_counts() -> int:
     for start in range(0, len(keys), 500):
         deleted += int(client.delete(*keys[start : start + 500]))
     return deleted
+
+
+class PasswordResetThrottle(ClientAddressThrottle):
+    """``POST /api/auth/password/reset`` and ``.../confirm``: per client address (each
+    reset request may send a mail)."""
+
+    scope = "password_reset"
+
+
+class AccountThrottle(RedisRateThrottle):
+    """The account's own operations that check its password or read all its data
+    (password change, deletion, export): per user."""
+
+    scope = "account"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        if not request.user or not request.user.is_authenticated:
+            return None
+        return self.key(str(request.user.pk))

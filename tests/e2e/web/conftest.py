@@ -78,6 +78,8 @@ class Server:
     url: str
     web: ManagedProcess
     worker: ManagedProcess
+    # The web's outgoing mail, one file per message (EMAIL_URL=file://...).
+    mail_dir: Path
 
 
 @pytest.fixture(scope="session")
@@ -87,7 +89,14 @@ def server(e2e_db: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
     from django.db import connection
 
     env = database_env(connection.settings_dict, settings.REDIS_URL)
-    env.update({"SPADES_WATCHDOG_INTERVAL": "1", "SPADES_BOT_OVERDUE_SECONDS": "1.5"})
+    mail_dir = tmp_path_factory.mktemp("e2e-mail")
+    env.update(
+        {
+            "SPADES_WATCHDOG_INTERVAL": "1",
+            "SPADES_BOT_OVERDUE_SECONDS": "1.5",
+            "EMAIL_URL": f"file://{mail_dir}",
+        }
+    )
     logs = tmp_path_factory.mktemp("e2e-processes")
     port = free_port()
     worker = worker_process(env, logs, name="e2e-worker")
@@ -95,7 +104,7 @@ def server(e2e_db: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
     try:
         worker.start(timeout=60)
         web.start(timeout=60)
-        yield Server(f"http://127.0.0.1:{port}", web, worker)
+        yield Server(f"http://127.0.0.1:{port}", web, worker, mail_dir)
     finally:
         web.stop()
         worker.stop()
@@ -157,20 +166,42 @@ def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
     return dict(SCREENS[getattr(request, "param", "desktop")])
 
 
+# Every refusal of the Content-Security-Policy, logged with where it came from.
+WHERE_CSP_REFUSED = """document.addEventListener("securitypolicyviolation", (e) =>
+  console.error(`Content Security Policy refused ${e.violatedDirective} at ` +
+    `${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`));"""
+
+
+def refused_by_csp(text: str) -> bool:
+    """Whether a console message is a CSP refusal of the site's own code. A refusal with
+    no source file came from code the test itself evaluated in the page (axe-core adds a
+    <style> for some of its checks), not from the site."""
+    return text.startswith("Content Security Policy refused") and " at :" not in text
+
+
 @pytest.fixture
 def page(
     browser: Any, server_url: str, viewport: dict[str, int], request: pytest.FixtureRequest
 ) -> Iterator[Any]:
     """A fresh browser context (empty localStorage) with the site as base URL.
 
-    Browser errors fail the test. Every test leaves a screenshot of where its page ended
-    in SCREENSHOTS (``<test>.png``, ``<test>-failed.png`` when it failed).
+    Browser errors fail the test, and so does anything the Content-Security-Policy
+    refused. Every test leaves a screenshot of where its page ended in SCREENSHOTS
+    (``<test>.png``, ``<test>-failed.png`` when it failed).
     """
     context = browser.new_context(base_url=server_url, viewport=viewport)
     context.set_default_timeout(20_000)
+    # The browser's own CSP message does not say where; this one does.
+    context.add_init_script(WHERE_CSP_REFUSED)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
+    # Whatever the Content-Security-Policy refused (an inline script, style or handler, a
+    # request elsewhere) fails the test too: every page must work under it.
+    tab.on(
+        "console",
+        lambda message: errors.append(message.text) if refused_by_csp(message.text) else None,
+    )
     try:
         yield tab
         assert not errors, f"JavaScript errors: {errors}"

@@ -23,6 +23,14 @@ def fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+def token_client(user: Any) -> APIClient:
+    """A client authenticated by ``user``'s API token (made when missing)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
 @pytest.fixture
 def anonymous() -> APIClient:
     """A client without credentials: a spectator."""

@@ -86,9 +86,12 @@ def test_what_if_takes_custom_scoring_rules_as_json_text(organiser: Any, swiss: 
     assert "bag_penalty" in response.json()["rules_changed"]
     # Typed-in results have no table to rescore: they stand as entered.
     assert response.json()["tables_rescored"] == 0
+    # A rule that changes which moves are legal refuses no typed-in result (there is no
+    # move to refuse): comparable (only a table whose played move it refuses is not).
     legality = '{"preset": "standard", "nil": false}'
     response = client.get(f"/api/competitions/{cid}/standings", {"preset": legality})
-    assert response.status_code == 200 and response.json()["comparable"] is False
+    assert response.status_code == 200 and response.json()["comparable"] is True
+    assert response.json()["not_comparable"] == [] and "nil" in response.json()["rules_changed"]
     for bad in ('{"preset": ', '{"preset": "standard", "nil": "maybe"}', "x" * 5000):
         response = client.get(f"/api/competitions/{cid}/standings", {"preset": bad})
         assert response.status_code == 400, (bad[:40], response.json())

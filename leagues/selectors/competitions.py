@@ -374,10 +374,16 @@ def export_json(competition_id: object) -> dict[str, Any]:
     return competition_document(competition, competition.standings())
 
 
-def export_csv(competition_id: object) -> str:
-    """The whole competition as one CSV, a ``record`` column per row (docs/formats.md)."""
+def export_csv(competition_id: object) -> tuple[str, str]:
+    """(file name, text): the whole competition as one CSV, a ``record`` column per row,
+    usernames beside the player ids (docs/formats.md)."""
     competition = state_of(competition_id).competition()
-    return competition_csv(competition, competition.standings())
+    players = [p for e in competition.entrants for p in (*e.players, e.reserve) if p]
+    text = competition_csv(competition, competition.standings(), usernames_of(players))
+    safe_id = "".join(
+        c for c in competition.settings.id if (c.isascii() and c.isalnum()) or c == "-"
+    )
+    return f"competition-{safe_id}.csv", text
 
 
 def ratings(players: list[str] | None = None, limit: int = 100) -> list[dict[str, Any]]:

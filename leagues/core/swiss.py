@@ -17,9 +17,9 @@ edges of a large field (256 entrants: over a minute), and cheap on a small one. 
   kept only when it is *certified*: a perfect matching (so no rematch), the bye to the
   lowest-ranked candidate of the whole field, and as many same-group pairs as the
   whole-field bound (:func:`same_group_bound`) allows.  Otherwise the blocks double,
-  then the window doubles, and at the end the whole graph is matched.  So the window buys speed only with the
-  lower criteria (score difference, orientation, ranking distance), never with a rule
-  or a score group.
+  then the window doubles, and at the end the whole graph is matched.  So the window
+  buys speed only with the lower criteria (score difference, orientation, ranking
+  distance), never with a rule or a score group.
 
 Version 1 (``swiss_v1.py``) is kept for the rounds it paired: ``derive`` re-derives a
 committed input under the version it names.

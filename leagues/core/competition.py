@@ -131,8 +131,11 @@ class Competition:
             return self.stage_entrants(stage)
         return [str(entry["id"]) if isinstance(entry, dict) else str(entry) for entry in drawn]
 
-    def next_round_input(self, stage: int, round_number: int) -> dict[str, Any]:
-        """The engine input document of round ``round_number`` in ``stage``."""
+    def next_round_input(
+        self, stage: int, round_number: int, swiss_version: int | None = None
+    ) -> dict[str, Any]:
+        """The engine input document of round ``round_number`` in ``stage`` (a Swiss
+        round's for engine version ``swiss_version``, the current one by default)."""
         spec = self.settings.stages[stage]
         entrant_ids = self._drawn_entrants(stage)
         ratings = {e.id: e.rating for e in self.entrants}
@@ -165,7 +168,7 @@ class Competition:
         field_ = swiss.swiss_entrants(
             {e: scores[e] for e in active}, ratings, histories(r.pairing for r in self.rounds)
         )
-        return swiss.canonical_input(round_number, field_)
+        return swiss.canonical_input(round_number, field_, swiss_version)
 
 
 def pair_next_round(competition: Competition, seed: str) -> PairedRound:

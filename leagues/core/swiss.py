@@ -106,11 +106,15 @@ def swiss_entrants(
     return field
 
 
-def canonical_input(round_number: int, entrants: Sequence[SwissEntrant]) -> dict[str, Any]:
-    """The input a round is derived from (and committed to): entrants sorted by id."""
+def canonical_input(
+    round_number: int, entrants: Sequence[SwissEntrant], version: int | None = None
+) -> dict[str, Any]:
+    """The input a round is derived from (and committed to): entrants sorted by id;
+    ``version`` the engine version to pair it with (the current one by default; an old
+    round's own when its input is rebuilt to verify it)."""
     return {
         "engine": ENGINE,
-        "engine_version": ENGINE_VERSION,
+        "engine_version": ENGINE_VERSION if version is None else version,
         "round": round_number,
         "entrants": [entrant.as_dict() for entrant in sorted(entrants, key=lambda e: e.id)],
     }

@@ -10,7 +10,10 @@ from django.core.management.base import CommandError
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from leagues.core import swiss as swiss_engine
+from leagues.selectors.verification import verify_competition
 from leagues.services import competitions
+from leagues.services.streams import load
 from tests.factories import UserFactory
 
 from .conftest import event_count, tamper_last_pairing
@@ -35,6 +38,25 @@ def test_verify_pairings_passes_then_catches_a_tampered_pairing(organiser: Any, 
     tamper_last_pairing(cid)
     with pytest.raises(CommandError, match="round 2"):
         call_command("verify_pairings", cid)
+
+
+def test_a_round_paired_under_swiss_engine_version_1_still_verifies(
+    organiser: Any, swiss: Any, monkeypatch: Any
+) -> None:
+    """Rounds committed before engine version 2 keep their version in their input and
+    re-derive under it; the next rounds of the same competition are paired by version 2."""
+    cid = swiss(5, rounds=3)
+    for number in (1, 2, 3):
+        with monkeypatch.context() as patch:
+            if number == 2:
+                patch.setattr(swiss_engine, "ENGINE_VERSION", 1)
+            competitions.pair_next_round(organiser, cid)
+        play_round(organiser, cid, number)
+    state = load(cid)
+    assert [r.input["engine_version"] for r in state.rounds] == [2, 1, 2]
+    checks = verify_competition(cid)
+    assert [check["ok"] for check in checks] == [True, True, True], checks
+    call_command("verify_pairings", cid)
 
 
 def test_only_organisers_write_and_refusals_are_problems(organiser: Any, swiss: Any) -> None:

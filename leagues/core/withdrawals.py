@@ -29,9 +29,10 @@ def check_result_after_withdrawal(result: MatchResult, entrants: Mapping[str, En
         if result.round <= left or result.forfeited_by in (side, "both"):
             continue
         what = "played" if result.forfeited_by is None else "won by forfeit"
+        when = "before round 1" if left == 0 else f"after round {left}"
         raise LeagueError(
             "played_after_withdrawal",
-            f"Entrant {entrant.id!r} withdrew after round {left}: its match in round "
+            f"Entrant {entrant.id!r} withdrew {when}: its match in round "
             f"{result.round} cannot be {what}; only its forfeit can be recorded.",
         )
 

@@ -48,8 +48,8 @@ GOOD: dict[str, Any] = {
 }
 
 
-def refusal(change: Any) -> str:
-    document = copy.deepcopy(GOOD)
+def refusal(change: Any, base: dict[str, Any] = GOOD) -> str:
+    document = copy.deepcopy(base)
     change(document)
     with pytest.raises(CompetitionFileError) as refused:
         read_competition(json.dumps(document))
@@ -270,14 +270,6 @@ def test_a_withdrawn_entrants_kept_slot_facing_the_bye_is_no_bye() -> None:
     assert rows["B"].tiebreaks["sonneborn_berger"] == 8
 
 
-def withdrawal_refusal(change: Any) -> str:
-    document = copy.deepcopy(WITHDRAWAL)
-    change(document)
-    with pytest.raises(CompetitionFileError) as refused:
-        read_competition(json.dumps(document))
-    return str(refused.value)
-
-
 def played_after_leaving(document: dict[str, Any]) -> None:
     document["results"][2].update(points={"north_south": 500, "east_west": 480}, forfeited_by=None)
 
@@ -313,7 +305,7 @@ def withdrawn_before_round_one(document: dict[str, Any]) -> None:
 def test_a_result_or_a_pairing_a_withdrawn_entrant_cannot_have_is_refused(
     change: Any, expected: str
 ) -> None:
-    assert withdrawal_refusal(change) == expected
+    assert refusal(change, WITHDRAWAL) == expected
 
 
 def test_a_forfeit_by_both_sides_after_a_withdrawal_is_accepted() -> None:

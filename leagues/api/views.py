@@ -431,7 +431,12 @@ class ExportView(LeaguesView):
         if spelling not in ("json", "csv"):
             raise LeagueError("invalid", "as is json (the default) or csv.")
         if spelling == "csv":
-            return HttpResponse(reads.export_csv(competition_id), content_type="text/csv")
+            filename, text = reads.export_csv(competition_id)
+            return HttpResponse(
+                text,
+                content_type="text/csv; charset=utf-8",
+                headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+            )
         return Response(reads.export_json(competition_id))
 
 

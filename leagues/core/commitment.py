@@ -28,10 +28,12 @@ SEED_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,128}")
 DOMAIN = b"spades-pairing"
 
 Deriver = Callable[[Mapping[str, Any], str], RoundPairing]
-ENGINES: dict[str, tuple[int, Deriver]] = {
-    swiss.ENGINE: (swiss.ENGINE_VERSION, swiss.derive),
-    round_robin.ENGINE: (round_robin.ENGINE_VERSION, round_robin.derive),
-    knockout.ENGINE: (knockout.ENGINE_VERSION, knockout.derive),
+# Per engine: every version its deriver re-derives (a round committed under an older
+# version still verifies), and the deriver.
+ENGINES: dict[str, tuple[tuple[int, ...], Deriver]] = {
+    swiss.ENGINE: (swiss.ENGINE_VERSIONS, swiss.derive),
+    round_robin.ENGINE: ((round_robin.ENGINE_VERSION,), round_robin.derive),
+    knockout.ENGINE: ((knockout.ENGINE_VERSION,), knockout.derive),
 }
 
 
@@ -69,14 +71,14 @@ def _engine_of(document: Mapping[str, Any]) -> tuple[str, int, Deriver]:
             "unknown_engine",
             f"engine {engine!r} is not one of {', '.join(sorted(ENGINES))}.",
         )
-    current, derive = ENGINES[str(engine)]
-    if version != current:
+    versions, derive = ENGINES[str(engine)]
+    if isinstance(version, bool) or version not in versions:
         raise LeagueError(
             "unknown_engine_version",
             f"{engine} engine version {version!r} cannot be re-derived here "
-            f"(this build has version {current}).",
+            f"(versions this build derives: {', '.join(map(str, versions))}).",
         )
-    return str(engine), current, derive
+    return str(engine), int(version), derive
 
 
 def commitment(seed: str, document: Mapping[str, Any]) -> str:

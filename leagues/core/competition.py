@@ -80,9 +80,10 @@ class Competition:
         return stale_pairings(self.results, [(r.number, r.results_version) for r in self.rounds])
 
     def stage_entrants(self, stage: int) -> list[str]:
-        """Who plays in ``stage`` (0-based): everyone, or those the stage before advanced."""
+        """Who plays in ``stage`` (0-based): every entrant but those withdrawn before
+        round 1 (they are in no round at all), or those the stage before advanced."""
         if stage == 0:
-            return [e.id for e in self.entrants]
+            return [e.id for e in self.entrants if e.withdrawn_after_round != 0]
         last_round = max(r.number for r in self.rounds if r.stage == stage - 1)
         count = self.settings.stages[stage - 1].advance or 0
         return advancing(self.standings(through_round=last_round), count)
@@ -107,7 +108,7 @@ class Competition:
         stage = self.rounds[-1].stage
         spec = self.settings.stages[stage]
         played = sum(1 for r in self.rounds if r.stage == stage)
-        entrants = self.stage_entrants(stage)
+        entrants = self._drawn_entrants(stage)
         if spec.kind == "swiss":
             finished = played >= spec.rounds
         elif spec.kind == "round_robin":
@@ -120,10 +121,23 @@ class Competition:
         # The bracket in seed order, as the rounds were derived (not the entrants' order).
         return knockout.bracket_state(self.next_round_input(stage, 0), self.settings.lots_seed)
 
-    def next_round_input(self, stage: int, round_number: int) -> dict[str, Any]:
-        """The engine input document of round ``round_number`` in ``stage``."""
+    def _drawn_entrants(self, stage: int) -> list[str]:
+        """The entrants of a schedule drawn once (a round robin, a knockout bracket): those
+        of the stage's first round's input once it is paired, so that a later change to
+        who enters a stage never redraws a schedule in play."""
+        first = next((r for r in self.rounds if r.stage == stage), None)
+        drawn = None if first is None else first.input.get("entrants")
+        if self.settings.stages[stage].kind == "swiss" or not isinstance(drawn, list) or not drawn:
+            return self.stage_entrants(stage)
+        return [str(entry["id"]) if isinstance(entry, dict) else str(entry) for entry in drawn]
+
+    def next_round_input(
+        self, stage: int, round_number: int, swiss_version: int | None = None
+    ) -> dict[str, Any]:
+        """The engine input document of round ``round_number`` in ``stage`` (a Swiss
+        round's for engine version ``swiss_version``, the current one by default)."""
         spec = self.settings.stages[stage]
-        entrant_ids = self.stage_entrants(stage)
+        entrant_ids = self._drawn_entrants(stage)
         ratings = {e.id: e.rating for e in self.entrants}
         if spec.kind == "knockout":
             seeding = "manual" if stage > 0 else self.settings.knockout_seeding
@@ -154,7 +168,7 @@ class Competition:
         field_ = swiss.swiss_entrants(
             {e: scores[e] for e in active}, ratings, histories(r.pairing for r in self.rounds)
         )
-        return swiss.canonical_input(round_number, field_)
+        return swiss.canonical_input(round_number, field_, swiss_version)
 
 
 def pair_next_round(competition: Competition, seed: str) -> PairedRound:

@@ -8,13 +8,19 @@ with the id of its effective result, empty while it has none), ``bye``, ``award`
 points, flags, corrections) and ``standing`` (rank order, with one ``tb_<name>``
 column per declared tie-break).  Flags are ``0``/``1``; the format is in
 ``docs/formats.md``.
+
+Names beside ids: every entrant id has its entrant's name beside it (``name``,
+``north_south_name``, ``east_west_name``) and every player id its username
+(``player_1_username``...).  The file opens cleanly in a spreadsheet: UTF-8 with a byte
+order mark (so accented names survive), and no text cell is read as a formula (see
+:func:`spreadsheet_text`).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .competition import Competition
 from .results import effective_results
@@ -28,13 +34,18 @@ COLUMNS = (
     "entrant",
     "name",
     "player_1",
+    "player_1_username",
     "player_2",
+    "player_2_username",
     "reserve",
+    "reserve_username",
     "rating",
     "joined_round",
     "withdrawn_after_round",
     "north_south",
+    "north_south_name",
     "east_west",
+    "east_west_name",
     "ns_game_points",
     "ew_game_points",
     "ns_match_points",
@@ -61,16 +72,42 @@ COLUMNS = (
 )
 
 Value = str | int | None
+BYTE_ORDER_MARK = "\ufeff"
+# What a spreadsheet reads as the start of a formula (or, tab and carriage return, as a
+# cell it may trim into one).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(value: Value) -> str:
+    """A cell as written: a text that a spreadsheet would take for a formula gets a
+    leading apostrophe (shown as text, never evaluated); numbers are written as they
+    are, so ``-40`` in a points column stays a number."""
+    if value is None:
+        return ""
+    if isinstance(value, int):
+        return str(value)
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
 def _flag(value: bool) -> int:
     return int(value)
 
 
-def rows(competition: Competition, standings: Standings) -> Iterable[dict[str, Value]]:
-    """The records as column -> value (columns a record does not use are left out)."""
+def rows(
+    competition: Competition,
+    standings: Standings,
+    usernames: Mapping[str, str] | None = None,
+) -> Iterable[dict[str, Value]]:
+    """The records as column -> value (columns a record does not use are left out);
+    ``usernames`` maps player ids to usernames (a player without one gets none)."""
     settings = competition.settings
     points = settings.match_points
+    names = {e.id: e.name for e in competition.entrants}
+    known = usernames or {}
+
+    def username(player: str | None) -> str | None:
+        return None if player is None else known.get(player)
+
     yield {
         "record": "competition",
         "entrant": settings.id,
@@ -86,8 +123,11 @@ def rows(competition: Competition, standings: Standings) -> Iterable[dict[str, V
             "entrant": e.id,
             "name": e.name,
             "player_1": e.players[0],
+            "player_1_username": username(e.players[0]),
             "player_2": e.players[1],
+            "player_2_username": username(e.players[1]),
             "reserve": e.reserve,
+            "reserve_username": username(e.reserve),
             "rating": e.rating,
             "joined_round": e.joined_round,
             "withdrawn_after_round": e.withdrawn_after_round,
@@ -101,7 +141,9 @@ def rows(competition: Competition, standings: Standings) -> Iterable[dict[str, V
                 "board": p.board,
                 "match": p.match,
                 "north_south": p.north_south,
+                "north_south_name": names.get(p.north_south),
                 "east_west": p.east_west,
+                "east_west_name": names.get(p.east_west),
                 "result_id": current.get((paired.number, p.board), ""),
             }
     for award in competition.awards:
@@ -109,6 +151,7 @@ def rows(competition: Competition, standings: Standings) -> Iterable[dict[str, V
             "record": "bye" if award.kind == "bye" else "award",
             "round": award.round,
             "entrant": award.entrant,
+            "name": names.get(award.entrant),
             "match_points": points.award(award.kind),
         }
     for r in competition.results:
@@ -118,7 +161,9 @@ def rows(competition: Competition, standings: Standings) -> Iterable[dict[str, V
             "round": r.round,
             "board": r.board,
             "north_south": r.north_south,
+            "north_south_name": names.get(r.north_south),
             "east_west": r.east_west,
+            "east_west_name": names.get(r.east_west),
             "ns_game_points": r.north_south_points,
             "ew_game_points": r.east_west_points,
             "ns_match_points": ns_mp,
@@ -137,6 +182,7 @@ def rows(competition: Competition, standings: Standings) -> Iterable[dict[str, V
             "record": "standing",
             "rank": row.rank,
             "entrant": row.entrant,
+            "name": names.get(row.entrant),
             "match_points": row.match_points,
             "game_points": row.game_points,
             "game_points_against": row.game_points_against,
@@ -151,12 +197,18 @@ def rows(competition: Competition, standings: Standings) -> Iterable[dict[str, V
         }
 
 
-def competition_csv(competition: Competition, standings: Standings) -> str:
-    """The CSV text (header first; ``tb_*`` columns follow the standings' tie-breaks)."""
+def competition_csv(
+    competition: Competition,
+    standings: Standings,
+    usernames: Mapping[str, str] | None = None,
+) -> str:
+    """The CSV text: a byte order mark, the header, then the records (``tb_*`` columns
+    follow the standings' tie-breaks; cells as :func:`spreadsheet_text` writes them)."""
     header = [*COLUMNS, *(f"tb_{name}" for name in standings.tiebreaks if name != "lots")]
     out = io.StringIO()
+    out.write(BYTE_ORDER_MARK)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
-    for record in rows(competition, standings):
-        writer.writerow(["" if record.get(c) is None else record[c] for c in header])
+    for record in rows(competition, standings, usernames):
+        writer.writerow([spreadsheet_text(record.get(c)) for c in header])
     return out.getvalue()

@@ -37,6 +37,7 @@ from .results import (
 from .stages import STAGE_KINDS, Stage, check_stages
 from .standings import Standings
 from .tiebreaks import check_tiebreaks
+from .withdrawals import check_pairing_after_withdrawal, check_result_after_withdrawal
 
 FORMAT = "spades-competition"
 FORMAT_VERSION = 1
@@ -218,7 +219,7 @@ def load_competition(document: object) -> Competition:
         _fail("$.version", f"expected {FORMAT_VERSION} (the only version so far).")
     settings = _settings(top.get("competition"), "$.competition")
     entrants = _entrants(top.get("entrants"), "$.entrants")
-    known = {entrant.id for entrant in entrants}
+    known = {entrant.id: entrant for entrant in entrants}
     rounds = _rounds(top.get("rounds", []), "$.rounds", known, len(settings.stages))
     results = _results(top.get("results", []), "$.results", known, rounds, settings)
     awards = _awards(top.get("awards", []), "$.awards", known)
@@ -322,14 +323,26 @@ def _entrants(value: object, where: str) -> tuple[Entrant, ...]:
         _fail(where, error.message)
 
 
-def _known(value: object, where: str, known: set[str]) -> str:
+def _known(value: object, where: str, known: Mapping[str, Entrant]) -> str:
     entrant = _str(value, where)
     if entrant not in known:
         _fail(where, f"{entrant!r} is not an entrant of this competition.")
     return entrant
 
 
-def _rounds(value: object, where: str, known: set[str], stage_count: int) -> list[PairedRound]:
+def _paired(value: object, where: str, known: Mapping[str, Entrant], round_number: int) -> str:
+    """An entrant a round pairs (or gives the bye): known, and not withdrawn before round 1."""
+    entrant = _known(value, where, known)
+    try:
+        check_pairing_after_withdrawal(round_number, [entrant], known)
+    except LeagueError as error:
+        _fail(where, error.message)
+    return entrant
+
+
+def _rounds(
+    value: object, where: str, known: Mapping[str, Entrant], stage_count: int
+) -> list[PairedRound]:
     rounds: list[PairedRound] = []
     for index, item in enumerate(_list(value, where, MAX_ROUNDS)):
         at = f"{where}[{index}]"
@@ -355,7 +368,7 @@ def _rounds(value: object, where: str, known: set[str], stage_count: int) -> lis
                 )
             sides = []
             for side in SIDES:
-                entrant = _known(match.get(side), f"{mat}.{side}", known)
+                entrant = _paired(match.get(side), f"{mat}.{side}", known, number)
                 if entrant in seen:
                     _fail(f"{mat}.{side}", f"{entrant!r} is already in round {number}.")
                 seen.add(entrant)
@@ -366,7 +379,7 @@ def _rounds(value: object, where: str, known: set[str], stage_count: int) -> lis
         for bye_index, bye_value in enumerate(
             _list(raw.get("byes", []), f"{at}.byes", MAX_ENTRANTS)
         ):
-            entrant = _known(bye_value, f"{at}.byes[{bye_index}]", known)
+            entrant = _paired(bye_value, f"{at}.byes[{bye_index}]", known, number)
             if entrant in seen:
                 _fail(f"{at}.byes[{bye_index}]", f"{entrant!r} is already in round {number}.")
             seen.add(entrant)
@@ -398,7 +411,7 @@ def _rounds(value: object, where: str, known: set[str], stage_count: int) -> lis
 def _results(
     value: object,
     where: str,
-    known: set[str],
+    known: Mapping[str, Entrant],
     rounds: list[PairedRound],
     settings: Settings,
 ) -> list[MatchResult]:
@@ -481,6 +494,7 @@ def _results(
                 ),
                 settings.match_format,
             )
+            check_result_after_withdrawal(result, known)
         except LeagueError as error:
             _fail(at, error.message)
         if raw.get("match_points") is not None:
@@ -500,7 +514,7 @@ def _results(
     return results
 
 
-def _awards(value: object, where: str, known: set[str]) -> list[Award]:
+def _awards(value: object, where: str, known: Mapping[str, Entrant]) -> list[Award]:
     awards = []
     for index, item in enumerate(_list(value, where, MAX_RESULTS)):
         at = f"{where}[{index}]"

@@ -122,7 +122,17 @@ def tally(
         played=[0] * count,
         rounds=[[] for _ in range(count)],
         meetings=[{} for _ in range(count)],
+        as_opponent=[0] * count,
     )
+    # A withdrawn entrant counts, as someone's opponent, with the match points it had
+    # when it left: what its kept round-robin slots earn later (forfeit_loss) is left out.
+    left_after = [entrant.withdrawn_after_round for entrant in entrants]
+    as_opponent = table.as_opponent
+
+    def still_in(index: int, round_number: int) -> bool:
+        last = left_after[index]
+        return last is None or round_number <= last
+
     mp, gf, ga = table.match_points, table.game_points, table.game_points_against
     wins, draws, losses, played = table.wins, table.draws, table.losses, table.played
     rounds, meetings = table.rounds, table.meetings
@@ -158,6 +168,9 @@ def tally(
             rounds[east].append((-1, east_mp))
         mp[north] += north_mp
         mp[east] += east_mp
+        for side, earned in ((north, north_mp), (east, east_mp)):
+            if still_in(side, result.round):
+                as_opponent[side] += earned
         meetings[north][east] = meetings[north].get(east, 0) + north_mp
         meetings[east][north] = meetings[east].get(north, 0) + east_mp
     for award in awards:
@@ -170,6 +183,8 @@ def tally(
             )
         value = points.award(award.kind)
         mp[who] += value
+        if still_in(who, award.round):
+            as_opponent[who] += value
         if award.kind == "bye":
             table.byes[who] += 1
         rounds[who].append((-1, value))

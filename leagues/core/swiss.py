@@ -1,28 +1,28 @@
-"""Swiss pairing: score groups, no rematch while a rematch-free pairing exists.
+"""Swiss pairing: score groups, no rematch while a rematch-free pairing exists, the bye rule.
 
-The whole field is one graph; networkx's ``max_weight_matching`` (with
-``maxcardinality=True``) finds the pairing whose integer weight is largest.  Each
-edge's weight is a mixed-radix number whose digits are, from the most significant:
+A round is the best pairing by the criteria of ``swiss_criteria.py`` (no rematch, the
+bye, same score group, small score difference, orientation, ranking distance, in that
+order): a maximum-weight matching (networkx ``max_weight_matching``, integer weights).
+Round 1 (nobody has played) is the seeded fold: place ``i`` meets place ``i + n/2``.
 
-1. **no rematch**: how many fewer times the two have met than the most anyone has;
-2. **the bye** (an edge to the bye node): the receiver's place in the ranking, so the
-   lowest-ranked entrant among those with the fewest byes gets it;
-3. **same score group**: 1 when the two have the same match points;
-4. **small score difference**: ``D² - (difference)²`` (``D`` the field's spread);
-5. **orientation**: how little the two fight over the same side (North-South balance,
-   then alternation);
-6. **ranking distance**: ``n - |place a - place b|`` (top of a group meets the next one
-   down: the Monrad order of bridge Swiss events).
+Graph size: networkx's blossom algorithm is pure Python, far too slow on the ``n²/2``
+edges of a large field (256 entrants: over a minute), and cheap on a small one.  So:
 
-Every digit's radix exceeds the largest total the digits below it can add over a whole
-pairing, so a better higher digit always wins (lexicographic order).
+- up to ``WHOLE_FIELD`` entrants the whole graph is matched (rematch edges included,
+  weighted down): the exact optimum;
+- beyond, the graph holds only rematch-free edges between entrants within ``window``
+  places of the ranking, float edges from the foot of each score group to the head of
+  the groups below it, and bye edges to every bye candidate; from ``2 * BLOCK`` entrants
+  the ranking is also cut into blocks paired one after the other.  Such a pairing is
+  kept only when it is *certified*: a perfect matching (so no rematch), the bye to the
+  lowest-ranked candidate of the whole field, and as many same-group pairs as the
+  whole-field bound (:func:`same_group_bound`) allows.  Otherwise the blocks double,
+  then the window doubles, and at the end the whole graph is matched.  So the window
+  buys speed only with the lower criteria (score difference, orientation, ranking
+  distance), never with a rule or a score group.
 
-Graph size: the blossom algorithm in pure Python is far too slow on ``n²/2`` edges
-(256 entrants, 32,640 edges: over a minute), so entrants are first linked only to the
-ones within ``window`` places of the ranking, rematches left out.  When that graph has
-no perfect matching the window doubles, then the whole field is used (rematch edges
-included, weighted down), so a rematch-free pairing is never missed.  Round 1 (nobody
-has played) is the seeded fold: place ``i`` meets place ``i + n/2``.
+Version 1 (``swiss_v1.py``) is kept for the rounds it paired: ``derive`` re-derives a
+committed input under the version it names.
 """
 
 from __future__ import annotations
@@ -33,16 +33,29 @@ from typing import Any
 
 import networkx as nx
 
+from . import swiss_v1
 from .errors import LeagueError
 from .lots import coin, lot
 from .pairings import EAST_WEST, NORTH_SOUTH, EntrantHistory, Pairing, RoundPairing
+from .swiss_criteria import Criteria, balance, bye_candidates, fewest_byes
 
 ENGINE = "swiss"
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
+# Every version derive() re-derives: the rounds paired under each must still verify.
+ENGINE_VERSIONS = (swiss_v1.VERSION, ENGINE_VERSION)
 MAX_SWISS_ENTRANTS = 4096
+# Up to this many entrants the whole graph is matched (about 40 ms of CPU at 32).
+WHOLE_FIELD = 32
 FIRST_WINDOW = 6
+# How many entrants at the foot of a score group get float edges, and to how many of
+# the groups below it (more as the window widens).
+FLOATERS = 3
+FLOAT_GROUPS = 3
 BLOCK = 64
 BYE = -1
+CARRY = -2
+
+Pairs = list[tuple[str, str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +71,7 @@ class SwissEntrant:
 
     @property
     def balance(self) -> int:
-        return self.orientations.count(NORTH_SOUTH) - self.orientations.count(EAST_WEST)
+        return balance(self.orientations)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -93,11 +106,15 @@ def swiss_entrants(
     return field
 
 
-def canonical_input(round_number: int, entrants: Sequence[SwissEntrant]) -> dict[str, Any]:
-    """The input a round is derived from (and committed to): entrants sorted by id."""
+def canonical_input(
+    round_number: int, entrants: Sequence[SwissEntrant], version: int | None = None
+) -> dict[str, Any]:
+    """The input a round is derived from (and committed to): entrants sorted by id;
+    ``version`` the engine version to pair it with (the current one by default; an old
+    round's own when its input is rebuilt to verify it)."""
     return {
         "engine": ENGINE,
-        "engine_version": ENGINE_VERSION,
+        "engine_version": ENGINE_VERSION if version is None else version,
         "round": round_number,
         "entrants": [entrant.as_dict() for entrant in sorted(entrants, key=lambda e: e.id)],
     }
@@ -116,7 +133,10 @@ def derive(document: Mapping[str, Any], seed: str) -> RoundPairing:
         )
         for raw in document["entrants"]
     ]
-    return pair(int(document["round"]), entrants, seed)
+    version = document.get("engine_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise LeagueError("unknown_engine_version", f"swiss engine version {version!r}?")
+    return pair(int(document["round"]), entrants, seed, version=version)
 
 
 def ranking(entrants: Sequence[SwissEntrant], seed: str) -> list[SwissEntrant]:
@@ -128,9 +148,10 @@ def pair(
     round_number: int,
     entrants: Sequence[SwissEntrant],
     seed: str,
-    window: int = FIRST_WINDOW,
+    version: int = ENGINE_VERSION,
 ) -> RoundPairing:
-    """Pair one Swiss round of ``entrants`` (those still in, late joiners included)."""
+    """Pair one Swiss round of ``entrants`` (those still in, late joiners included)
+    the way engine ``version`` does (the current one unless re-deriving an old round)."""
     if len({e.id for e in entrants}) != len(entrants):
         raise LeagueError("duplicate_entrant", "An entrant is listed twice.")
     if len(entrants) > MAX_SWISS_ENTRANTS:
@@ -139,11 +160,15 @@ def pair(
         )
     if len(entrants) < 2:
         raise LeagueError("too_few_entrants", "A round needs at least two entrants.")
+    if version not in ENGINE_VERSIONS:
+        raise LeagueError(
+            "unknown_engine_version", f"swiss engine version {version!r} is not derivable here."
+        )
     ranked = ranking(entrants, seed)
     if all(not e.opponents and e.byes == 0 for e in ranked) and len({e.score for e in ranked}) == 1:
         pairs, bye = _fold(ranked)
     else:
-        pairs, bye = _match_in_blocks(ranked, window) or _match(ranked, window)
+        pairs, bye = swiss_v1.match(ranked) if version == 1 else match_field(ranked)
     place = {e.id: index for index, e in enumerate(ranked)}
     by_id = {e.id: e for e in ranked}
     oriented = [
@@ -159,12 +184,6 @@ def pair(
     )
 
 
-def _bye_candidates(ranked: Sequence[SwissEntrant]) -> list[int]:
-    """Places of the entrants that may take the bye: those with the fewest byes."""
-    fewest = min(e.byes for e in ranked)
-    return [index for index, e in enumerate(ranked) if e.byes == fewest]
-
-
 def _fold(ranked: Sequence[SwissEntrant]) -> tuple[list[tuple[str, str]], str | None]:
     """Round 1: the lowest place takes the bye, then place i meets place i + n/2."""
     field = list(ranked)
@@ -173,141 +192,267 @@ def _fold(ranked: Sequence[SwissEntrant]) -> tuple[list[tuple[str, str]], str | 
     return [(field[i].id, field[i + half].id) for i in range(half)], bye
 
 
-def _preference(entrant: SwissEntrant) -> tuple[int, int]:
-    """(side wanted: +1 North-South, -1 East-West, 0 none; strength)."""
-    balance = entrant.balance
-    if balance:
-        return (-1 if balance > 0 else 1), 2 * abs(balance)
-    if entrant.orientations:
-        return (1 if entrant.orientations[-1] == EAST_WEST else -1), 1
-    return 0, 0
-
-
-def _orientation_cost(a: SwissEntrant, b: SwissEntrant) -> int:
-    side_a, strength_a = _preference(a)
-    side_b, strength_b = _preference(b)
-    if side_a == 0 or side_a != side_b:
-        return 0
-    return min(strength_a, strength_b)
-
-
-def _radices(pair_count: int, maxima: Sequence[int]) -> list[int]:
-    """Digit multipliers, most significant first, for a lexicographic sum over pairs."""
-    multipliers = [0] * len(maxima)
-    below = 0
-    for index in range(len(maxima) - 1, -1, -1):
-        multipliers[index] = pair_count * below + 1
-        below += maxima[index] * multipliers[index]
-    return multipliers
-
-
-def _blocks(ranked: Sequence[SwissEntrant]) -> list[Sequence[SwissEntrant]]:
-    """Consecutive stretches of the ranking, each of at least ``BLOCK`` entrants and even
-    (but the last), cut at a score-group boundary when one is within ``BLOCK`` places."""
-    blocks: list[Sequence[SwissEntrant]] = []
-    start = 0
+def match_field(
+    ranked: Sequence[SwissEntrant],
+    whole_field: int = WHOLE_FIELD,
+    window: int = FIRST_WINDOW,
+    block: int = BLOCK,
+) -> tuple[Pairs, str | None]:
+    """The pairs (ids, higher-ranked first) and the bye of a ranked field: the whole graph
+    up to ``whole_field`` entrants, else a certified windowed pairing (module docstring)."""
     count = len(ranked)
-    while count - start >= 2 * BLOCK:
-        cut = start + BLOCK
-        for place in range(start + BLOCK, min(count - BLOCK, start + 2 * BLOCK), 2):
-            if ranked[place].score != ranked[place - 1].score:
-                cut = place
-                break
-        blocks.append(ranked[start:cut])
+    if count <= whole_field:
+        return _whole(ranked)
+    goal = target(ranked)
+    while count >= 2 * block:
+        found = _match_in_blocks(ranked, goal, window, block)
+        if found is not None:
+            return found
+        block *= 2
+    reach = window
+    while reach < count:
+        paired = _restricted(ranked, goal, reach)
+        if paired is not None and goal.reached_by(ranked, paired[0], paired[1]):
+            return paired[0], paired[1]
+        reach *= 2
+    return _whole(ranked)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What a certified pairing of a whole field reaches: the bye to ``bye`` (the
+    lowest-ranked entrant with the ``fewest`` byes) and ``same_group`` pairs of equal
+    match points (the whole-field bound for that bye)."""
+
+    fewest: int
+    bye: str | None
+    same_group: int
+
+    def reached_by(self, ranked: Sequence[SwissEntrant], pairs: Pairs, bye: str | None) -> bool:
+        """Whether a rematch-free pairing of ``ranked`` is as good as the whole graph's on
+        the first three criteria (no rematch, the bye, same score group)."""
+        if bye != self.bye:
+            return False
+        score = {e.id: e.score for e in ranked}
+        return sum(1 for a, b in pairs if score[a] == score[b]) >= self.same_group
+
+
+def target(ranked: Sequence[SwissEntrant]) -> Target:
+    """The :class:`Target` of a ranked field."""
+    fewest = fewest_byes(ranked)
+    bye = ranked[bye_candidates(ranked, fewest)[-1]].id if len(ranked) % 2 else None
+    return Target(fewest, bye, same_group_bound(ranked, bye))
+
+
+def score_groups(ranked: Sequence[SwissEntrant]) -> list[tuple[int, int]]:
+    """``(start, end)`` places of each run of equal match points (the ranking puts them
+    together), best first."""
+    groups: list[tuple[int, int]] = []
+    start = 0
+    for place in range(1, len(ranked) + 1):
+        if place == len(ranked) or ranked[place].score != ranked[start].score:
+            groups.append((start, place))
+            start = place
+    return groups
+
+
+def same_group_bound(ranked: Sequence[SwissEntrant], bye: str | None) -> int:
+    """At most how many pairs of equal match points a rematch-free pairing of ``ranked``
+    has when ``bye`` sits out.
+
+    A score group ``G`` keeps at most ``m(G)`` pairs inside (its largest rematch-free
+    matching), so at least ``u(G) = |G| - 2·m(G)`` of its members meet someone of another
+    group.  A cross-group pair covers two entrants of two different groups, so there are
+    at least ``max(Σu / 2, max u)`` of them, and at most ``n/2`` minus that many pairs
+    inside groups.
+    """
+    playing = [e for e in ranked if e.id != bye]
+    unmatched = [_unmatched(playing[start:end]) for start, end in score_groups(playing)]
+    cross = max((sum(unmatched) + 1) // 2, max(unmatched, default=0))
+    return len(playing) // 2 - cross
+
+
+def _unmatched(group: Sequence[SwissEntrant]) -> int:
+    """How many of ``group``'s members at least must meet someone outside it."""
+    return len(group) - 2 * _inner_matching(group)
+
+
+def _inner_matching(group: Sequence[SwissEntrant]) -> int:
+    """The size of the largest rematch-free matching of ``group``'s members."""
+    size = len(group)
+    ids = {e.id for e in group}
+    met_inside = [len(ids.intersection(e.opponents)) for e in group]
+    if size < 2:
+        return 0
+    if size == 2:
+        return 0 if met_inside[0] else 1
+    if all(2 * (size - 1 - met) >= size for met in met_inside):
+        # Dirac: each member may meet half the group or more, so a Hamiltonian cycle
+        # runs through it and every other edge of the cycle is a matching.
+        return size // 2
+    graph: nx.Graph[int] = nx.Graph()
+    graph.add_nodes_from(range(size))
+    for i in range(size):
+        for j in range(i + 1, size):
+            if group[j].id not in group[i].opponents:
+                graph.add_edge(i, j)
+    greedy = nx.maximal_matching(graph)
+    if len(greedy) == size // 2:
+        return size // 2
+    return len(nx.max_weight_matching(graph, maxcardinality=True))
+
+
+def _slices(ranked: Sequence[SwissEntrant], block: int) -> list[Sequence[SwissEntrant]]:
+    """Consecutive stretches of the ranking of at least ``block`` places, cut at the first
+    score-group boundary within the next ``block`` places, else inside a group where
+    the group's part above the cut is even (so no group is split into two odd parts,
+    which would cost a cross-group pair the whole field does not need)."""
+    count = len(ranked)
+    group_start = [0] * count
+    for place in range(1, count):
+        same = ranked[place].score == ranked[place - 1].score
+        group_start[place] = group_start[place - 1] if same else place
+    slices: list[Sequence[SwissEntrant]] = []
+    start = 0
+    while count - start >= 2 * block:
+        limit = min(count - block, start + 2 * block)
+        cut = next((p for p in range(start + block, limit) if group_start[p] == p), None)
+        if cut is None:
+            cut = start + block
+            cut += (cut - group_start[cut]) % 2
+        slices.append(ranked[start:cut])
         start = cut
-    blocks.append(ranked[start:])
-    return blocks
+    slices.append(ranked[start:])
+    return slices
 
 
 def _match_in_blocks(
-    ranked: Sequence[SwissEntrant], window: int
-) -> tuple[list[tuple[str, str]], str | None] | None:
-    """Pair each block of the ranking on its own (a large field's fast path).
+    ranked: Sequence[SwissEntrant], goal: Target, window: int, block: int
+) -> tuple[Pairs, str | None] | None:
+    """Pair the ranking block by block (a large field's fast path), or ``None``.
 
-    ``None`` (pair the whole field instead) unless every block pairs without a rematch
-    and the last block holds an entrant with the field's fewest byes, so the result
-    keeps the rules that the whole-field matching guarantees.
+    A block of odd size leaves one entrant (an odd score group's floater, by the
+    criteria) to the block below, where it meets the next group down; the last block
+    holds the bye.  ``None`` (pair the whole field instead) unless the whole is certified.
     """
-    if len(ranked) < 2 * BLOCK:
-        return None
-    blocks = _blocks(ranked)
-    if len(ranked) % 2 and min(e.byes for e in blocks[-1]) != min(e.byes for e in ranked):
-        return None
-    pairs: list[tuple[str, str]] = []
+    pairs: Pairs = []
     bye: str | None = None
-    for block in blocks:
-        block_pairs, block_bye = _match(block, window)
-        met = {e.id: e.opponents for e in block}
-        if any(b in met[a] for a, b in block_pairs):
+    carried: list[SwissEntrant] = []
+    slices = _slices(ranked, block)
+    for index, piece in enumerate(slices):
+        below = None if index == len(slices) - 1 else slices[index + 1][0].score
+        paired = _restricted([*carried, *piece], goal, window, below)
+        if paired is None:
             return None
-        pairs.extend(block_pairs)
-        bye = block_bye if block_bye is not None else bye
+        piece_pairs, piece_bye, carry = paired
+        pairs.extend(piece_pairs)
+        bye = piece_bye if below is None else bye
+        carried = [] if carry is None else [carry]
+    if not goal.reached_by(ranked, pairs, bye):
+        return None
     return pairs, bye
 
 
-def _match(ranked: Sequence[SwissEntrant], window: int) -> tuple[list[tuple[str, str]], str | None]:
+def _whole(ranked: Sequence[SwissEntrant]) -> tuple[Pairs, str | None]:
+    """The best pairing by every criterion: the whole graph, rematch edges included."""
     count = len(ranked)
-    odd = count % 2 == 1
-    pair_count = (count + 1) // 2
-    met = [dict.fromkeys(e.opponents, 0) for e in ranked]
-    for index, e in enumerate(ranked):
-        for opponent in e.opponents:
-            met[index][opponent] += 1
-    most_met = max((max(m.values(), default=0) for m in met), default=0) + 1
-    scores = [e.score for e in ranked]
-    spread = max(scores) - min(scores)
-    strengths = [_preference(e)[1] for e in ranked]
-    max_cost = max(strengths, default=0)
-    rematch_m, bye_m, group_m, diff_m, side_m, rank_m = _radices(
-        pair_count, [most_met, count, 1, spread * spread, max_cost, count]
-    )
-    candidates = _bye_candidates(ranked) if odd else []
-
-    def weight(i: int, j: int) -> int:
-        a, b = ranked[i], ranked[j]
-        difference = a.score - b.score
-        return (
-            (most_met - met[i].get(b.id, 0)) * rematch_m
-            + (group_m if difference == 0 else 0)
-            + (spread * spread - difference * difference) * diff_m
-            + (max_cost - _orientation_cost(a, b)) * side_m
-            + (count - abs(i - j)) * rank_m
-        )
-
-    def solve(reach: int, rematches: bool) -> set[tuple[int, int]] | None:
-        graph: nx.Graph[int] = nx.Graph()
-        graph.add_nodes_from(range(count))
-        for i in range(count):
-            known = met[i]
-            for j in range(i + 1, min(count, i + 1 + reach)):
-                if rematches or ranked[j].id not in known:
-                    graph.add_edge(i, j, weight=weight(i, j))
-        if odd:
-            graph.add_node(BYE)
-            for place in candidates if rematches or reach >= count else candidates[-reach:]:
-                graph.add_edge(BYE, place, weight=most_met * rematch_m + (place + 1) * bye_m)
-        matching: set[tuple[int, int]] = nx.max_weight_matching(graph, maxcardinality=True)
-        if 2 * len(matching) < graph.number_of_nodes():
-            return None
-        return matching
-
-    reach = window
-    matching = None
-    while matching is None and reach < count:
-        matching = solve(reach, rematches=False)
-        reach *= 2
-    if matching is None:
-        matching = solve(count, rematches=False) or solve(count, rematches=True)
-    if matching is None:  # pragma: no cover - a complete graph always has one
-        raise LeagueError("no_pairing", "No pairing exists for this round.")
-    pairs: list[tuple[str, str]] = []
-    bye: str | None = None
-    for i, j in matching:
-        if BYE in (i, j):
-            bye = ranked[max(i, j)].id
-        else:
-            pairs.append((ranked[min(i, j)].id, ranked[max(i, j)].id))
+    criteria = Criteria.of(ranked)
+    graph: nx.Graph[int] = nx.Graph()
+    graph.add_nodes_from(range(count))
+    for i in range(count):
+        for j in range(i + 1, count):
+            graph.add_edge(i, j, weight=criteria.weight(i, j))
+    if count % 2:
+        for place in bye_candidates(ranked):
+            graph.add_edge(BYE, place, weight=criteria.bye_weight(place))
+    pairs, bye, _ = _read(ranked, nx.max_weight_matching(graph, maxcardinality=True))
     return pairs, bye
+
+
+def _restricted(
+    field: Sequence[SwissEntrant], goal: Target, reach: int, below: int | None = None
+) -> tuple[Pairs, str | None, SwissEntrant | None] | None:
+    """The best rematch-free pairing of ``field`` over window, float and bye edges, or
+    ``None`` when that graph has no perfect matching.  A block above the last (``below``:
+    the score of the next block's first entrant) has a carry node in place of the bye
+    node."""
+    count = len(field)
+    criteria = Criteria.of(field, below)
+    met = criteria.met
+    graph: nx.Graph[int] = nx.Graph()
+    graph.add_nodes_from(range(count))
+
+    def link(i: int, j: int) -> None:
+        if field[j].id not in met[i]:
+            graph.add_edge(i, j, weight=criteria.weight(i, j))
+
+    for i in range(count):
+        for j in range(i + 1, min(count, i + 1 + reach)):
+            link(i, j)
+    for i, j in _float_edges(field, reach, goal.bye):
+        link(i, j)
+    if count % 2 and below is None:
+        candidates = bye_candidates(field, goal.fewest)
+        if not candidates:
+            return None
+        for place in candidates:
+            graph.add_edge(BYE, place, weight=criteria.bye_weight(place))
+    elif count % 2 and below is not None:
+        for place in range(count):
+            graph.add_edge(CARRY, place, weight=criteria.carry_weight(place, below))
+    matching: set[tuple[int, int]] = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(matching) < graph.number_of_nodes():
+        return None
+    return _read(field, matching)
+
+
+def _float_edges(
+    field: Sequence[SwissEntrant], reach: int, bye: str | None
+) -> list[tuple[int, int]]:
+    """Edges beyond the window from the foot of each score group to the head of the
+    groups below it: the next few, and those that must send someone out of the group
+    (``bye`` left out; an odd group, or one whose members have met too often to pair
+    among themselves): every one of them from such a group, the next two from another.
+    The floaters of such groups meet one another when the whole field is paired, however
+    many groups lie between them (the fewest cross-group pairs come first)."""
+    floaters = max(FLOATERS, reach // 2)
+    spans = max(FLOAT_GROUPS, reach // 2)
+    groups = score_groups(field)
+    sending = [
+        index
+        for index, (start, end) in enumerate(groups)
+        if _unmatched([e for e in field[start:end] if e.id != bye])
+    ]
+    edges: list[tuple[int, int]] = []
+    for index, (start, end) in enumerate(groups):
+        below = set(range(index + 1, min(len(groups), index + 1 + spans)))
+        later = [other for other in sending if other > index]
+        below.update(later if index in sending else later[:2])
+        for other in below:
+            head, head_end = groups[other]
+            for i in range(max(start, end - floaters), end):
+                for j in range(head, min(head_end, head + floaters)):
+                    if j - i > reach:
+                        edges.append((i, j))
+    return edges
+
+
+def _read(
+    field: Sequence[SwissEntrant], matching: set[tuple[int, int]]
+) -> tuple[Pairs, str | None, SwissEntrant | None]:
+    """(pairs, bye, carried) of a matching over places and the BYE and CARRY nodes."""
+    pairs: Pairs = []
+    bye: str | None = None
+    carried: SwissEntrant | None = None
+    for i, j in matching:
+        low, high = min(i, j), max(i, j)
+        if low == BYE:
+            bye = field[high].id
+        elif low == CARRY:
+            carried = field[high]
+        else:
+            pairs.append((field[low].id, field[high].id))
+    return pairs, bye, carried
 
 
 def _orient(

@@ -29,7 +29,9 @@ class Tally:
     ``rounds[i]`` lists ``(opponent index or -1 for a virtual opponent, match points
     earned)`` for every round entrant ``i`` has a result or an award in;
     ``meetings[i]`` maps an opponent index to the match points ``i`` earned against it
-    in matches played or forfeited between them.
+    in matches played or forfeited between them; ``as_opponent[i]`` is the score ``i``
+    counts with as someone's opponent: its match points, or, withdrawn, those it had
+    when it left.
     """
 
     ids: list[str]
@@ -43,6 +45,7 @@ class Tally:
     played: list[int]
     rounds: list[list[tuple[int, int]]]
     meetings: list[dict[int, int]]
+    as_opponent: list[int]
     cache: dict[str, list[int]] = field(default_factory=dict)
 
 
@@ -60,7 +63,7 @@ def _wins(tally: Tally) -> list[int]:
 
 def _opponent_scores(tally: Tally, index: int) -> list[int]:
     own = tally.match_points[index]
-    points = tally.match_points
+    points = tally.as_opponent
     return [own if opponent < 0 else points[opponent] for opponent, _ in tally.rounds[index]]
 
 
@@ -77,10 +80,10 @@ def _buchholz_cut1(tally: Tally) -> list[int]:
 
 
 def _sonneborn_berger(tally: Tally) -> list[int]:
-    points = tally.match_points
+    points = tally.as_opponent
     values = []
     for index, rounds in enumerate(tally.rounds):
-        own = points[index]
+        own = tally.match_points[index]
         values.append(
             sum(earned * (own if opponent < 0 else points[opponent]) for opponent, earned in rounds)
         )

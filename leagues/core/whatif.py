@@ -1,7 +1,14 @@
-"""What-if: two standings tables of the same entrants, and who moved by how much."""
+"""What-if: two standings tables of the same entrants, and who moved by how much.
+
+Under other rules, each played table is rescored with the replay's "flag and go on"
+mode, and a table where a played move would be refused under them is *not comparable*
+(``scoring.core.replay.comparability``, the verdict the replay page shows for the same
+table): its result stands as played, and :func:`not_comparable_summary` names it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,3 +61,17 @@ def compare(before: Standings, after: Standings) -> Comparison:
     ]
     moves.sort(key=lambda move: (-abs(move.change), move.after))
     return Comparison(tuple(moves), len(new) - len(moves))
+
+
+def not_comparable_summary(places: Sequence[tuple[int, int]]) -> str | None:
+    """The what-if's sentence for the (round, board) results that are not comparable
+    under the other rules (``None`` when every result is)."""
+    if not places:
+        return None
+    count = len(places)
+    named = "; ".join(f"round {number} board {board}" for number, board in places)
+    return (
+        f"{count} result{'s are' if count > 1 else ' is'} not comparable under these rules "
+        f"(a move played would be refused) and stand{'' if count > 1 else 's'} as played: "
+        f"{named}."
+    )

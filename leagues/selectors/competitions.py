@@ -13,7 +13,7 @@ from leagues.core.competition_file import competition_document
 from leagues.core.errors import LeagueError
 from leagues.core.results import effective_results
 from leagues.core.tiebreaks import check_tiebreaks
-from leagues.core.whatif import compare
+from leagues.core.whatif import compare, not_comparable_summary
 from leagues.domain import schedule
 from leagues.domain.pools import SITE_POOL
 from leagues.domain.state import CompetitionState
@@ -32,10 +32,6 @@ MAX_LISTED = 100
 MAX_OFFSET = 100_000
 # The most recently changed unfinished competitions a player's next matches are looked for in.
 MAX_NEXT_MATCHES = 20
-
-# Rule fields that change which moves are legal: a game played under one value cannot
-# be rescored under another (the play itself would have been different).
-LEGALITY_FIELDS = ("nil", "blind_nil", "blind_nil_min_deficit", "first_lead", "breaking_spades")
 
 
 def state_of(competition_id: object) -> CompetitionState:
@@ -220,8 +216,9 @@ def official_standings(competition_id: object) -> dict[str, Any]:
 def what_if(
     competition_id: object, *, tiebreaks: list[str] | None = None, rules: object = None
 ) -> dict[str, Any]:
-    """The standings under other tie-breaks and/or another scoring-only preset, and who
-    moves by how much.  Reads events only."""
+    """The standings under other tie-breaks and/or other rules, and who moves by how much;
+    under other rules, the results that are not comparable (``not_comparable``) stand as
+    played.  Reads events only."""
     state = state_of(competition_id)
     competition = state.competition()
     official = competition.standings()
@@ -239,18 +236,19 @@ def what_if(
             for name, value in resolved.rules.to_dict().items()
             if pinned.to_dict().get(name) != value
         ]
-        legality = [name for name in changed if name in LEGALITY_FIELDS]
         answer["rules_changed"] = changed
-        if legality:
-            return {
-                **answer,
-                "comparable": False,
-                "reason": "These options change which moves are legal, so the games played "
-                f"cannot be rescored under them: {', '.join(legality)}.",
-            }
-        results, tables_rescored = rescored_results(state, resolved.rules.to_dict())
+        results, tables_rescored, incomparable = rescored_results(state, resolved.rules.to_dict())
         competition = replace(competition, results=tuple(results))
         answer["tables_rescored"] = tables_rescored
+        answer["not_comparable"] = incomparable
+        if incomparable:
+            # One policy with the replay page (scoring.core.replay.comparability): only the
+            # tables where a played move would be refused are not comparable; their
+            # results stand as played, each named with the replay's own sentence.
+            answer["comparable"] = False
+            answer["reason"] = not_comparable_summary(
+                [(m["round"], m["board"]) for m in incomparable]
+            )
     alternative = competition.standings(order)
     return {
         **answer,
@@ -259,10 +257,13 @@ def what_if(
     }
 
 
-def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[list[Any], int]:
+def rescored_results(
+    state: CompetitionState, rules: dict[str, Any]
+) -> tuple[list[Any], int, list[dict[str, Any]]]:
     """Every result rescored under ``rules`` (tables through the rescoring service,
-    scoresheets through the calculator; forfeits and typed-in results as they were), and
-    how many tables the rescoring service rescored."""
+    scoresheets through the calculator; forfeits and typed-in results as they were), how
+    many tables the rescoring service rescored, and the results that are not comparable
+    under ``rules`` (kept as played): ``{result_id, round, board, table_id, reason}``."""
     assert state.settings is not None
     fixed = state.settings.match_format.fixed_hands
     tables = {
@@ -278,10 +279,31 @@ def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[li
             rescored[item["table_id"]] = item
             tables_rescored += 1
     results = []
+    incomparable: list[dict[str, Any]] = []
+
+    def not_comparable(result: Any, table_id: Any, reason: str) -> None:
+        incomparable.append(
+            {
+                "result_id": result.id,
+                "round": result.round,
+                "board": result.board,
+                "table_id": None if table_id is None else str(table_id),
+                "reason": reason,
+            }
+        )
+        results.append(result)
+
     for result in state.results:
         info = state.result_info[result.id]
         totals: dict[str, int] | None = None
         winner = result.winner
+        if (
+            info.table_id
+            and info.table_id in rescored
+            and not rescored[info.table_id]["comparable"]
+        ):
+            not_comparable(result, info.table_id, rescored[info.table_id]["reason"])
+            continue
         if info.table_id and info.table_id in rescored:
             item = rescored[info.table_id]
             hands = item["hands"]
@@ -297,9 +319,8 @@ def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[li
             try:
                 sheet = score_scoresheet({"rules": rules, "hands": info.scoresheet["hands"]})
             except ScoresheetError as error:
-                raise LeagueError(
-                    "not_comparable", f"Result {result.id}: {error.message}"
-                ) from None
+                not_comparable(result, None, f"Not comparable: {error.message}")
+                continue
             ledger = sheet.ledger
             totals = {"north_south": ledger.totals[0], "east_west": ledger.totals[1]}
             ledger_winner = (
@@ -324,7 +345,7 @@ def rescored_results(state: CompetitionState, rules: dict[str, Any]) -> tuple[li
                 winner=winner,
             )
         )
-    return results, tables_rescored
+    return results, tables_rescored, incomparable
 
 
 def next_match(competition_id: object, player: str) -> dict[str, Any]:
@@ -380,10 +401,16 @@ def export_json(competition_id: object) -> dict[str, Any]:
     return competition_document(competition, competition.standings())
 
 
-def export_csv(competition_id: object) -> str:
-    """The whole competition as one CSV, a ``record`` column per row (docs/formats.md)."""
+def export_csv(competition_id: object) -> tuple[str, str]:
+    """(file name, text): the whole competition as one CSV, a ``record`` column per row,
+    usernames beside the player ids (docs/formats.md)."""
     competition = state_of(competition_id).competition()
-    return competition_csv(competition, competition.standings())
+    players = [p for e in competition.entrants for p in (*e.players, e.reserve) if p]
+    text = competition_csv(competition, competition.standings(), usernames_of(players))
+    safe_id = "".join(
+        c for c in competition.settings.id if (c.isascii() and c.isalnum()) or c == "-"
+    )
+    return f"competition-{safe_id}.csv", text
 
 
 def ratings(

@@ -29,7 +29,14 @@ def verify_competition(competition_id: object) -> list[dict[str, Any]]:
         )
         problem = None
         try:
-            expected_input = before.next_round_input(paired.stage, paired.number)
+            # Rebuilt for the engine version the round was paired with: a round of an
+            # older Swiss version still verifies (leagues.core.swiss.ENGINE_VERSIONS).
+            version = paired.input.get("engine_version")
+            expected_input = before.next_round_input(
+                paired.stage,
+                paired.number,
+                version if paired.input.get("engine") == "swiss" else None,
+            )
         except (LeagueError, KeyError, ValueError) as error:
             expected_input, problem = None, f"cannot rebuild the input: {error}"
         if problem is None and expected_input != paired.input:

@@ -117,4 +117,11 @@ class RescoredLedgerSerializer(serializers.Serializer[Any]):
     flags = serializers.ListField(
         child=_Object(), help_text="Actions these rules forbid, with the engine's sentence."
     )
+    comparable = serializers.BooleanField(
+        help_text="False when a move the table played would be refused under these rules "
+        "(the what-if keeps such a table's result as played)."
+    )
+    reason = serializers.CharField(
+        allow_null=True, help_text="Why the table is not comparable (null when it is)."
+    )
     original = _Object(help_text="The table's own totals and winner.")

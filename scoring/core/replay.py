@@ -93,6 +93,45 @@ class Replay:
         return result
 
 
+@dataclass(frozen=True, slots=True)
+class Comparability:
+    """Whether a game rescored under other rules says what those rules make of it.
+
+    The one what-if policy, for the replay page's rescoring and the standings' what-if
+    alike: a game is *not comparable* under rules that would have refused a move it
+    played (a nil bid where nil is off, a lead the other rules forbid...): the play
+    itself would have been different, so its rescored ledger is a guess.  Rules that
+    only score differently, or allow more (nil where it was off), leave it comparable.
+    ``refused_hands`` are the hands with such a move, in order.
+    """
+
+    refused_hands: tuple[int, ...] = ()
+
+    @property
+    def comparable(self) -> bool:
+        return not self.refused_hands
+
+    @property
+    def reason(self) -> str | None:
+        """The sentence both surfaces show for a game that is not comparable."""
+        hands = self.refused_hands
+        if not hands:
+            return None
+        if len(hands) == 1:
+            which = f"hand {hands[0]} has"
+        else:
+            which = f"hands {', '.join(map(str, hands[:-1]))} and {hands[-1]} have"
+        return (
+            f"Not comparable: {which} a move these rules refuse, so the play itself "
+            "would have been different."
+        )
+
+
+def comparability(replay: Replay) -> Comparability:
+    """The :class:`Comparability` of a replay rescored with ``ReplayMode.FLAG_AND_GO_ON``."""
+    return Comparability(tuple(sorted({refusal.hand for refusal in replay.refusals})))
+
+
 def replay_record(
     record: GameRecord,
     rules: Rules | None = None,

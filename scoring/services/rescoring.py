@@ -7,7 +7,10 @@ going (``ReplayMode.FLAG_AND_GO_ON``): such actions are *flagged* (hand, action,
 seat, card and the engine's sentence) and the hand is still scored from what was actually
 bid and taken, so a whole season can be compared under a proposed preset without any game
 disappearing from the result.  Tricks do not depend on the rules (only which cards were
-allowed does), so the scores stay exact.
+allowed does), so the scores stay exact.  Each table's answer says whether it is
+*comparable* under the other rules (``scoring.core.replay.comparability``: not when a move
+it played would be refused under them), the verdict the standings' what-if applies to
+the same table.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from games.selectors.visibility import shown_state
 from games.services.errors import CommandRejected
 from games.services.table_state import parse_table_id
 from scoring.core.game import Game
-from scoring.core.replay import ReplayMode, rescore_hands
+from scoring.core.replay import ReplayMode, comparability, rescore_hands
 from scoring.services.presets import resolve
 
 MAX_TABLES = 500
@@ -51,6 +54,7 @@ def _flag(refusal: Refusal) -> dict[str, Any]:
 def rescore_game(game: Game, rules: Rules) -> dict[str, Any]:
     """The ledger of ``game``'s complete hands under ``rules``, with forbidden actions flagged."""
     replay = rescore_hands(game.hands, rules, ReplayMode.FLAG_AND_GO_ON)
+    verdict = comparability(replay)
     flags = {refusal.hand: _flag(refusal) for refusal in replay.refusals}
     ledger = replay.game.ledger
     hands: list[dict[str, Any]] = []
@@ -74,6 +78,8 @@ def rescore_game(game: Game, rules: Rules) -> dict[str, Any]:
         "finished_after_hand": totals["finished_after_hand"],
         "hands_after_end": replay.hands_after_end,
         "flags": list(flags.values()),
+        "comparable": verdict.comparable,
+        "reason": verdict.reason,
     }
 
 

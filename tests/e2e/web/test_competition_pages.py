@@ -25,6 +25,7 @@ from games.models import Table
 from leagues.services.presence import arrive
 from leagues.services.streams import load
 from leagues.services.tables import start_round
+from scoring.services.presets import create_preset
 from services.testing.processes import ManagedProcess, database_env
 from tests.e2e.web.conftest import SCREENSHOTS, Server
 from tests.e2e.web.steps import assert_controls_named, axe_violations, competition_of_teams
@@ -161,6 +162,11 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
     assert_controls_named(page)
     shoot(page, "lobby-next-match-wide")
 
+    # A preset under which a bot's first lead is refused (every first lead must be the 2♣):
+    # the what-if cannot compare those tables (made before the page lists the presets).
+    clubs = f"e2e-clubs-{uuid.uuid4().hex[:8]}"
+    create_preset(clubs, {"target_score": 300, "first_lead": "two_of_clubs"}, description="2♣")
+
     # ... and on the competition page, which follows the competition over its socket.
     timeline = follow_reads_and_pushes(page, cid)
     page.goto(f"/competitions/{cid}/")
@@ -225,11 +231,19 @@ def test_a_tournament_page_follows_a_bots_played_round_live(
     expect(page.locator("#whatif-table tbody tr")).to_have_count(4)
     expect(page.locator('#whatif-table td[data-column="change"]')).to_have_count(4)
     shoot(page, "competition-whatif-wide")
-    # Another preset whose options change which moves are legal cannot be compared.
-    page.select_option("#whatif-preset", "easy")
+    # Under a preset that refuses a move the bots played, those tables are not comparable:
+    # each is named with the sentence its replay's rescoring shows, and stands as played.
+    page.select_option("#whatif-preset", clubs)
     page.click("#whatif-submit")
     expect(page.locator("#whatif-result")).to_have_attribute("data-comparable", "false")
-    expect(page.locator("#whatif-summary")).to_contain_text("Not comparable:")
+    expect(page.locator("#whatif-summary")).to_contain_text("not comparable under these rules")
+    expect(page.locator("#whatif-table tbody tr")).to_have_count(4)
+    for tile in tiles.all():
+        table_id = tile.get_attribute("data-table")
+        rescored = page.request.get(f"/api/tables/{table_id}/rescore?rules={clubs}").json()
+        if not rescored["comparable"]:
+            item = page.locator(f'#whatif-incomparable a[href="/tables/{table_id}/replay/"]')
+            expect(item.locator("xpath=..")).to_contain_text(rescored["reason"])
     at_both_sizes(page, "competition-finished-round")
 
 

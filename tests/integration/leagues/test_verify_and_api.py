@@ -10,6 +10,9 @@ from django.core.management.base import CommandError
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from leagues.core import swiss as swiss_engine
+from leagues.selectors.verification import verify_competition
+from leagues.services.streams import load
 from tests.factories import UserFactory
 from tests.integration.leagues import builders as lg
 
@@ -35,6 +38,25 @@ def test_verify_pairings_passes_then_catches_a_tampered_pairing(organiser: Any, 
     tamper_last_pairing(cid)
     with pytest.raises(CommandError, match="round 2"):
         call_command("verify_pairings", cid)
+
+
+def test_a_round_paired_under_swiss_engine_version_1_still_verifies(
+    organiser: Any, swiss: Any, monkeypatch: Any
+) -> None:
+    """Rounds committed before engine version 2 keep their version in their input and
+    re-derive under it; the next rounds of the same competition are paired by version 2."""
+    cid = swiss(5, rounds=3)
+    for number in (1, 2, 3):
+        with monkeypatch.context() as patch:
+            if number == 2:
+                patch.setattr(swiss_engine, "ENGINE_VERSION", 1)
+            lg.pair_next_round(organiser, cid)
+        play_round(organiser, cid, number)
+    state = load(cid)
+    assert [r.input["engine_version"] for r in state.rounds] == [2, 1, 2]
+    checks = verify_competition(cid)
+    assert [check["ok"] for check in checks] == [True, True, True], checks
+    call_command("verify_pairings", cid)
 
 
 def test_only_organisers_write_and_refusals_are_problems(organiser: Any, swiss: Any) -> None:
@@ -86,9 +108,12 @@ def test_what_if_takes_custom_scoring_rules_as_json_text(organiser: Any, swiss: 
     assert "bag_penalty" in response.json()["rules_changed"]
     # Typed-in results have no table to rescore: they stand as entered.
     assert response.json()["tables_rescored"] == 0
+    # A rule that changes which moves are legal refuses no typed-in result (there is no
+    # move to refuse): comparable (only a table whose played move it refuses is not).
     legality = '{"preset": "standard", "nil": false}'
     response = client.get(f"/api/competitions/{cid}/standings", {"preset": legality})
-    assert response.status_code == 200 and response.json()["comparable"] is False
+    assert response.status_code == 200 and response.json()["comparable"] is True
+    assert response.json()["not_comparable"] == [] and "nil" in response.json()["rules_changed"]
     for bad in ('{"preset": ', '{"preset": "standard", "nil": "maybe"}', "x" * 5000):
         response = client.get(f"/api/competitions/{cid}/standings", {"preset": bad})
         assert response.status_code == 400, (bad[:40], response.json())

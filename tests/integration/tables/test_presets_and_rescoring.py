@@ -14,6 +14,7 @@ from games.models import Table
 from games.services.errors import CommandRejected
 from games.services.table_commands import PlaceBid, create_table, execute
 from games.services.table_state import reading_state
+from scoring.core.replay import Comparability
 from scoring.models import LedgerHand, RulePreset
 from scoring.services import presets
 from scoring.services.rescoring import rescore
@@ -120,6 +121,7 @@ def test_rescoring_under_the_same_rules_gives_the_same_ledger_and_writes_nothing
     [result] = rescore([table.id], table.rules)
     assert result["totals"] == own["totals"] and result["winner"] == own["winner"]
     assert result["flags"] == [] and result["original"]["totals"] == own["totals"]
+    assert result["comparable"] is True and result["reason"] is None
     assert [{k: h[k] for k in ("north_south", "east_west")} for h in result["hands"]] == own[
         "hands"
     ]
@@ -161,6 +163,12 @@ def test_rescoring_flags_what_the_other_preset_forbids(users):
     first = results[0]["flags"][0]
     assert (first["hand"], first["seat"], first["bid"]) == (1, "east", "nil")
     assert first["reason"] == "Nil is not played at this table: bid at least 1."
+    # The verdict the what-if shares (scoring.core.replay.comparability): a nil was bid in
+    # hand 1, so the game is not comparable under rules without nil.
+    for result in results:
+        hands = tuple(sorted({flag["hand"] for flag in result["flags"]}))
+        assert result["comparable"] is False and hands[0] == 1
+        assert result["reason"] == Comparability(hands).reason
 
 
 def test_rescoring_flags_plays_a_custom_preset_forbids(users):

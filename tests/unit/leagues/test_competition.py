@@ -196,3 +196,18 @@ def test_a_knockout_of_equal_ratings_plays_through_to_a_champion(
     played = play_to_the_end(competition, random.Random(seed))
     assert played.next_stage() == 1
     assert played._bracket_state(0).champion in {e.id for e in entrants}
+
+
+@pytest.mark.parametrize("kind", ["round_robin", "knockout"])
+def test_an_entrant_withdrawn_before_round_one_is_in_no_round(kind: str) -> None:
+    # Four entrants, d withdrawn before round 1: the schedule is drawn for a, b and c (a
+    # round robin of three with a bye a round; a bracket of three), so no round pairs d
+    # (and no forfeit of d's is invented for its opponents).
+    entrants = tuple(Entrant(n, (f"{n}1", f"{n}2")) for n in "abcd")
+    entrants = (*entrants[:3], dataclasses.replace(entrants[3], withdrawn_after_round=0))
+    competition = Competition(Settings("w", stages=(Stage(kind),), lots_seed="lots"), entrants)
+    played = play_to_the_end(competition, random.Random(5))
+    assert all("d" not in paired.pairing.entrants() for paired in played.rounds)
+    assert len(played.rounds) == (3 if kind == "round_robin" else 2)
+    # The file of it reads back (a file pairing d would be refused).
+    read_competition(json.dumps(competition_document(played)))

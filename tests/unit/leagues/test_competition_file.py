@@ -48,8 +48,8 @@ GOOD: dict[str, Any] = {
 }
 
 
-def refusal(change: Any) -> str:
-    document = copy.deepcopy(GOOD)
+def refusal(change: Any, base: dict[str, Any] = GOOD) -> str:
+    document = copy.deepcopy(base)
     change(document)
     with pytest.raises(CompetitionFileError) as refused:
         read_competition(json.dumps(document))
@@ -181,3 +181,135 @@ def test_text_python_cannot_decode_is_refused_with_the_reason(text: str, expecte
     with pytest.raises(CompetitionFileError) as refused:
         read_competition(text)
     assert str(refused.value).startswith(expected)
+
+
+# A round robin of three as listed (slots a, b, c and the bye slot): R1 B v C (A's bye),
+# R2 A v B (C's slot has the bye), R3 A v C (B's bye). C withdraws after round 1, so its
+# R3 match is its forfeit. Match points win 2 / bye 2 / forfeit_loss 1.
+WITHDRAWAL: dict[str, Any] = {
+    "format": "spades-competition",
+    "version": 1,
+    "competition": {
+        "id": "rr",
+        "stages": [{"kind": "round_robin"}],
+        "match_points": {"forfeit_loss": 1},
+        "round_robin_order": "as_listed",
+        "tiebreaks": ["buchholz", "sonneborn_berger"],
+    },
+    "entrants": [
+        {"id": "A", "players": ["a1", "a2"]},
+        {"id": "B", "players": ["b1", "b2"]},
+        {"id": "C", "players": ["c1", "c2"], "withdrawn_after_round": 1},
+    ],
+    "rounds": [
+        {
+            "number": 1,
+            "matches": [{"board": 1, "north_south": "B", "east_west": "C"}],
+            "byes": ["A"],
+        },
+        {
+            "number": 2,
+            "matches": [{"board": 1, "north_south": "A", "east_west": "B"}],
+            "byes": ["C"],
+        },
+        {
+            "number": 3,
+            "matches": [{"board": 1, "north_south": "A", "east_west": "C"}],
+            "byes": ["B"],
+        },
+    ],
+    "results": [
+        {
+            "id": "r1",
+            "round": 1,
+            "board": 1,
+            "north_south": "B",
+            "east_west": "C",
+            "points": {"north_south": 500, "east_west": 300},
+            "winner": "north_south",
+        },
+        {
+            "id": "r2",
+            "round": 2,
+            "board": 1,
+            "north_south": "A",
+            "east_west": "B",
+            "points": {"north_south": 500, "east_west": 420},
+            "winner": "north_south",
+        },
+        {
+            "id": "r3",
+            "round": 3,
+            "board": 1,
+            "north_south": "A",
+            "east_west": "C",
+            "points": {"north_south": 0, "east_west": 0},
+            "winner": "north_south",
+            "forfeited_by": "east_west",
+        },
+    ],
+}
+
+
+def test_a_withdrawn_entrants_kept_slot_facing_the_bye_is_no_bye() -> None:
+    # Match points: A 2 (bye) + 2 + 2 (C forfeits) = 6; B 2 + 0 + 2 (bye) = 4;
+    #   C 0 + nothing (its slot's bye in R2 is no bye: it had left) + 1 (forfeit_loss) = 1,
+    #   of which it had 0 when it left.
+    # Buchholz: A: virtual 6 (bye) + B 4 + virtual 6 (forfeit win) = 16;
+    #   B: C 0 (as it left, not 1) + A 6 + virtual 4 (bye) = 10;
+    #   C: B 4 + virtual 1 (its forfeit) = 5: round 2 adds nothing, and `byes` is 0.
+    # Sonneborn-Berger: B: 2x0 (C) + 0x6 (A) + 2x4 (bye) = 8 (10 if C counted 1).
+    table = read_competition(json.dumps(WITHDRAWAL)).standings()
+    rows = {row.entrant: row for row in table.rows}
+    assert {e: (r.match_points, r.byes) for e, r in rows.items()} == {
+        "A": (6, 1),
+        "B": (4, 1),
+        "C": (1, 0),
+    }
+    assert {e: r.tiebreaks["buchholz"] for e, r in rows.items()} == {"A": 16, "B": 10, "C": 5}
+    assert rows["B"].tiebreaks["sonneborn_berger"] == 8
+
+
+def played_after_leaving(document: dict[str, Any]) -> None:
+    document["results"][2].update(points={"north_south": 500, "east_west": 480}, forfeited_by=None)
+
+
+def won_by_the_withdrawn_side(document: dict[str, Any]) -> None:
+    document["results"][2].update(winner="east_west", forfeited_by="north_south")
+
+
+def withdrawn_before_round_one(document: dict[str, Any]) -> None:
+    document["entrants"][2]["withdrawn_after_round"] = 0
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            played_after_leaving,
+            "$.results[2]: Entrant 'C' withdrew after round 1: its match in round 3 cannot "
+            "be played; only its forfeit can be recorded.",
+        ),
+        (
+            won_by_the_withdrawn_side,
+            "$.results[2]: Entrant 'C' withdrew after round 1: its match in round 3 cannot "
+            "be won by forfeit; only its forfeit can be recorded.",
+        ),
+        (
+            withdrawn_before_round_one,
+            "$.rounds[0].matches[0].east_west: Entrant 'C' withdrew before round 1, so "
+            "round 1 cannot pair it.",
+        ),
+    ],
+)
+def test_a_result_or_a_pairing_a_withdrawn_entrant_cannot_have_is_refused(
+    change: Any, expected: str
+) -> None:
+    assert refusal(change, WITHDRAWAL) == expected
+
+
+def test_a_forfeit_by_both_sides_after_a_withdrawal_is_accepted() -> None:
+    document = copy.deepcopy(WITHDRAWAL)
+    document["results"][2].update(winner=None, forfeited_by="both")
+    rows = {row.entrant: row for row in read_competition(json.dumps(document)).standings().rows}
+    assert (rows["A"].match_points, rows["C"].match_points) == (5, 1)

@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 from leagues.core.entrants import Entrant
 from leagues.core.errors import LeagueError
 from leagues.core.lots import lot
-from leagues.core.results import Award, MatchFormat, MatchResult, check_result
+from leagues.core.results import (
+    Award,
+    MatchFormat,
+    MatchPoints,
+    MatchResult,
+    Side,
+    check_result,
+)
 from leagues.core.standings import compute_standings, stale_pairings
 from leagues.core.tiebreaks import TIEBREAK_NAMES
 from leagues.core.whatif import compare
@@ -125,6 +132,62 @@ def test_forfeits_score_a_win_without_game_points_and_count_as_unplayed() -> Non
     b = table.rows[0]
     assert (b.match_points, b.game_points, b.played, b.wins) == (2, 0, 0, 1)
     assert b.tiebreaks["buchholz"] == 2
+
+
+def forfeit(rid: str, rnd: int, board: int, north: str, east: str, by: Side) -> MatchResult:
+    winner: Side = "east_west" if by == "north_south" else "north_south"
+    return MatchResult(rid, rnd, board, north, east, 0, 0, winner, forfeited_by=by)
+
+
+def test_a_withdrawn_opponent_counts_with_the_match_points_it_had_when_it_left() -> None:
+    # A round robin of four, win 2 / loss 0 / forfeit_loss 1. D withdraws after round 1;
+    # its kept slots in rounds 2 and 3 are its forfeits, worth forfeit_loss = 1 to it.
+    #   R1: A 500-300 D, B 500-400 C     R2: A 510-490 C, B v D: D forfeits
+    #   R3: B 500-450 A, C v D: D forfeits
+    # Match points: A 2+2+0 = 4, B 2+2+2 = 6, C 0+0+2 = 2, D 0+1+1 = 2, of which D had 0
+    # when it left.
+    # Buchholz (each round's opponent score; a forfeit either way is a virtual opponent
+    # on one's own score):
+    #   A: D 0 (as it left; not its final 2) + C 2 + B 6 = 8 (it was 10 before issue 17)
+    #   B: C 2 + virtual 6 + A 4 = 12      C: B 6 + A 4 + virtual 2 = 12
+    #   D: A 4 + virtual 2 + virtual 2 = 8 (its own rounds after leaving are forfeit losses)
+    # Sonneborn-Berger (match points earned x that opponent score):
+    #   A: 2x0 (D) + 2x2 (C) + 0x6 (B) = 4 (it was 8)
+    #   B: 2x2 + 2x6 + 2x4 = 24      C: 0x6 + 0x4 + 2x2 = 4      D: 0x4 + 1x2 + 1x2 = 4
+    people = entrants("ABCD")
+    people[3] = Entrant("D", ("D1", "D2"), withdrawn_after_round=1)
+    results = [
+        won("r1", 1, 1, "A", "D", 500, 300, 1),
+        won("r2", 1, 2, "B", "C", 500, 400, 2),
+        won("r3", 2, 1, "A", "C", 510, 490, 3),
+        forfeit("r4", 2, 2, "B", "D", "east_west"),
+        won("r5", 3, 1, "B", "A", 500, 450, 5),
+        forfeit("r6", 3, 2, "C", "D", "east_west"),
+    ]
+    table = compute_standings(
+        people,
+        results,
+        points=MatchPoints(forfeit_loss=1),
+        tiebreaks=["buchholz", "sonneborn_berger"],
+    )
+    rows = {row.entrant: row for row in table.rows}
+    assert {e: r.match_points for e, r in rows.items()} == {"A": 4, "B": 6, "C": 2, "D": 2}
+    assert {e: r.tiebreaks["buchholz"] for e, r in rows.items()} == {
+        "A": 8,
+        "B": 12,
+        "C": 12,
+        "D": 8,
+    }
+    assert {e: r.tiebreaks["sonneborn_berger"] for e, r in rows.items()} == {
+        "A": 4,
+        "B": 24,
+        "C": 4,
+        "D": 4,
+    }
+    assert table.order() == ["B", "A", "C", "D"] and rows["D"].withdrawn
+    # Before it left, D counted with what it had then too: through round 1 nothing differs.
+    early = compute_standings(people, results, points=MatchPoints(forfeit_loss=1), through_round=1)
+    assert {row.entrant: row.tiebreaks["buchholz"] for row in early.rows}["A"] == 0
 
 
 def test_the_draw_of_lots_orders_entrants_nothing_else_separates() -> None:

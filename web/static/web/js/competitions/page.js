@@ -238,21 +238,34 @@ async function whatIf() {
   box.dataset.comparable = String(answer.comparable);
   const moves = $("whatif-moves");
   const table = $("whatif-table");
-  if (!answer.comparable) {
-    $("whatif-summary").textContent = `Not comparable: ${answer.reason}`;
-    moves.replaceChildren();
-    table.hidden = true;
-    return;
-  }
   table.hidden = false;
   const changes = {};
   for (const move of answer.moves.moves) changes[move.entrant] = move.change;
   const rules = preset ? ` under ${presetTitle(preset)}` : "";
   const order = answer.tiebreaks.map(tiebreakLabel).join(", ");
   const count = answer.moves.moves.length;
-  $("whatif-summary").textContent = count
-    ? `With ${order}${rules}: ${count} entrant${count === 1 ? "" : "s"} change place, ${answer.moves.unchanged} do not.`
-    : `With ${order}${rules}: nobody changes place.`;
+  $("whatif-summary").textContent =
+    (count
+      ? `With ${order}${rules}: ${count} entrant${count === 1 ? "" : "s"} change place, ${answer.moves.unchanged} do not.`
+      : `With ${order}${rules}: nobody changes place.`) + (answer.comparable ? "" : ` ${answer.reason}`);
+  // Each result that is not comparable, with the sentence its table's replay shows.
+  $("whatif-incomparable").replaceChildren(
+    ...(answer.not_comparable || []).map((item) => {
+      const li = document.createElement("li");
+      li.dataset.round = String(item.round);
+      li.dataset.board = String(item.board);
+      const where = `Round ${item.round}, board ${item.board}`;
+      if (item.table_id) {
+        const link = document.createElement("a");
+        link.href = `/tables/${item.table_id}/replay/`;
+        link.textContent = where;
+        li.append(link, `: ${item.reason}`);
+      } else {
+        li.textContent = `${where}: ${item.reason}`;
+      }
+      return li;
+    }),
+  );
   moves.replaceChildren(
     ...answer.moves.moves.map((move) => {
       const li = document.createElement("li");

@@ -305,11 +305,15 @@ function showRescoring() {
   $("rescore-rows").replaceChildren(...rows);
   $("rescore-table").hidden = false;
   const winner = answer.winner ? `${TEAM_NAMES[answer.winner]} would win` : "no side would have won yet";
-  const flags = answer.flags.length;
+  // The verdict is the server's (scoring.core.replay.comparability): the standings' what-if
+  // says the same sentence of the same table and keeps its result as played.
+  $("rescore-summary").dataset.comparable = String(answer.comparable);
   $("rescore-summary").textContent =
     `Under ${other}: ${TEAM_NAMES.north_south} ${points(answer.totals.north_south)}, ${TEAM_NAMES.east_west} ${points(answer.totals.east_west)}; ${winner}.` +
     (answer.hands_after_end ? ` The game would have ended ${answer.hands_after_end} hand(s) earlier.` : "") +
-    (flags ? ` ${flags} hand${flags === 1 ? " has" : "s have"} an action these rules forbid (⚠; the hand is still scored as played).` : " Every action is allowed under these rules.");
+    (answer.comparable
+      ? " Every move played is allowed under these rules."
+      : ` ${answer.reason} (⚠: those hands are scored here as played.)`);
   $("rescore-flags").replaceChildren(
     ...answer.flags.map((flag) => {
       const li = document.createElement("li");

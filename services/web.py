@@ -15,13 +15,14 @@ from daphne.cli import CommandLineInterface
 ASGI_APPLICATION = "services.asgi:application"
 
 
-def daphne_arguments(extra: list[str]) -> list[str]:
-    """The daphne command line for this process: bind address, access log, the app."""
+def daphne_arguments(extra: list[str], application: str = ASGI_APPLICATION) -> list[str]:
+    """The daphne command line for this process: bind address, access log, the app
+    (``benchmarks.relay`` serves its own with the same command line)."""
     host = os.environ.get("SPADES_BIND", "127.0.0.1")
     port = os.environ.get("SPADES_HTTP_PORT", "8000")
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise SystemExit(f"SPADES_HTTP_PORT must be a TCP port number, got {port!r}")
-    return ["--bind", host, "--port", port, "--access-log", "-", *extra, ASGI_APPLICATION]
+    return ["--bind", host, "--port", port, "--access-log", "-", *extra, application]
 
 
 def main(argv: list[str] | None = None) -> None:

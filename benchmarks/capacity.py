@@ -253,6 +253,8 @@ class Step:
     cpu_share: dict[str, float]
     load_average: tuple[float, float]
     failure: str | None
+    #: What the players would send with no wait at all: one move per think time a table.
+    offered_moves_per_second: float
 
     def report(self) -> dict[str, Any]:
         outcome = self.figures.outcome
@@ -267,6 +269,7 @@ class Step:
             "http_p50_ms": http["p50"],
             "http_p99_ms": http["p99"],
             "commands_per_second": round(self.figures.moves_per_second, 1),
+            "offered_commands_per_second": round(self.offered_moves_per_second, 1),
             "socket_messages_per_second": round(self.figures.socket_messages_per_second, 1),
             "errors": outcome.errors,
             "undelivered": outcome.undelivered,
@@ -332,7 +335,8 @@ async def run_ramp(
         cpu = shares(cpu_start, cpu_end, end.at - start.at)
         cpu["load_generator"] = round(figures.load_cpu_share, 3)
         reason = failure(figures.outcome)
-        step = Step(tables, figures, cpu, (load_start, load_end), reason)
+        offered = tables / args.think_seconds
+        step = Step(tables, figures, cpu, (load_start, load_end), reason, offered)
         result.steps.append(step)
         log(
             f"{tables} tables: p50 {figures.outcome.p50_ms} p99 {figures.outcome.p99_ms} ms, "
@@ -631,7 +635,7 @@ async def drive_relay(
         return [
             RelayTable(
                 load,
-                first + offset,
+                f"{os.getpid()}-{first + offset}",
                 ports[(first + offset) % len(ports)],
                 sizes["socket_message_bytes"],
                 sizes["response_bytes"],

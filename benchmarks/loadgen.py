@@ -358,12 +358,13 @@ class SpadesTable(Table):
 class RelayTable(Table):
     """A table of the bare relay (``benchmarks.relay``): a move is a POST of the next
     version, which the server fans out as a message of ``message_bytes`` to the table's
-    sockets, answering with ``response_bytes``; seats take turns by version."""
+    sockets, answering with ``response_bytes``; seats take turns by version. ``key``
+    names its group: unique to the run, as Redis pub/sub channels are server-wide."""
 
     def __init__(
-        self, load: Load, index: int, port: int, message_bytes: int, response_bytes: int
+        self, load: Load, key: str, port: int, message_bytes: int, response_bytes: int
     ) -> None:
-        super().__init__(load, str(index), port)
+        super().__init__(load, key, port)
         self.message_bytes = message_bytes
         self.response_bytes = response_bytes
 

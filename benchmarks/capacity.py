@@ -47,10 +47,12 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import psycopg
 
@@ -194,6 +196,27 @@ def relay_processes(
         for index, port in enumerate(ports)
     ]
     return processes, ports
+
+
+@contextmanager
+def running(processes: list[ManagedProcess], run_dir: Path, keep: bool) -> Iterator[None]:
+    """The processes started (each ready) for the block, then stopped by their PIDs; their
+    logs removed unless ``keep``."""
+    try:
+        for process in processes:
+            process.start(timeout=90)
+        yield
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in reversed(processes):
+            process.stop()
+        if not keep:
+            shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def redis_port(redis_url: str) -> int:
+    return urlparse(redis_url).port or 6379
 
 
 def redis_server_cpu_seconds(port: int) -> float | None:
@@ -535,19 +558,10 @@ def run_platform(
         "SPADES_DB_ROLE": "app",
     }
     processes, ports = platform_processes(args, env, run_dir)
-    try:
-        for process in processes:
-            process.start(timeout=90)
+    with running(processes, run_dir, keep=args.keep_db):
         log(f"platform up: web on {ports}, {args.workers} worker(s), projector, scheduler")
         meters = Meters(processes, database, redis_port(redis_url))
         return asyncio.run(drive_platform(args, app_url, database, ports, meters, processes))
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in reversed(processes):
-            process.stop()
-        if not args.keep_db:
-            shutil.rmtree(run_dir, ignore_errors=True)
 
 
 async def drive_platform(
@@ -601,28 +615,14 @@ async def drive_platform(
     }
 
 
-def redis_port(redis_url: str) -> int:
-    from urllib.parse import urlparse
-
-    return urlparse(redis_url).port or 6379
-
-
 def run_relay(args: argparse.Namespace, redis_url: str, sizes: dict[str, int]) -> dict[str, Any]:
     run_dir = ROOT / ".run" / f"bench-capacity-relay-{os.getpid()}"
     env = base_env(redis_url, run_dir, args.max_tables * 6)
     processes, ports = relay_processes(args, env, run_dir)
-    try:
-        for process in processes:
-            process.start(timeout=60)
+    with running(processes, run_dir, keep=False):
         log(f"relay up on {ports}: messages of {sizes['socket_message_bytes']} bytes")
         meters = Meters(processes, None, redis_port(redis_url))
         return asyncio.run(drive_relay(args, ports, sizes, meters))
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in reversed(processes):
-            process.stop()
-        shutil.rmtree(run_dir, ignore_errors=True)
 
 
 async def drive_relay(

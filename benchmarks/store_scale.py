@@ -221,6 +221,43 @@ def catch_up_reads(streams: list[str], reads: int, rng: random.Random) -> dict[s
     }
 
 
+#: Pages a query touched (shared buffers hit or read), from EXPLAIN (ANALYZE, BUFFERS).
+PAGES = "Shared Hit Blocks", "Shared Read Blocks"
+
+
+def pages_touched(owner_url: str, streams: list[str], rng: random.Random) -> dict[str, Any]:
+    """What a table's read and an append's unique-index probe cost in pages, whatever
+    the machine's load: the count grows with the indexes' depth, not with the time
+    other programs take (median over 20 random tables)."""
+    whole: list[float] = []
+    probe: list[float] = []
+    with psycopg.connect(owner_url, autocommit=True) as connection:
+        for stream_id in rng.sample(streams, min(20, len(streams))):
+            for sql, samples in (
+                (
+                    "SELECT stream_id, version, position, type, schema_version, data, "
+                    "metadata, recorded_at, hash, prev_hash FROM eventstore_event "
+                    "WHERE stream_id = %s AND version > 0 ORDER BY version",
+                    whole,
+                ),
+                (
+                    "SELECT 1 FROM eventstore_event WHERE stream_id = %s AND version = 1000000",
+                    probe,
+                ),
+            ):
+                row = connection.execute(
+                    "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql,  # type: ignore[operator]
+                    [stream_id],
+                ).fetchone()
+                assert row is not None
+                plan = row[0][0]["Plan"]
+                samples.append(float(sum(plan.get(key, 0) for key in PAGES)))
+    return {
+        "whole_stream_pages": percentiles(whole)["p50"],
+        "index_probe_pages": percentiles(probe)["p50"],
+    }
+
+
 def measure(
     args: argparse.Namespace,
     owner_url: str,
@@ -235,6 +272,7 @@ def measure(
     figures: dict[str, Any] = relation_sizes(owner_url)
     figures.update(interleaved(steps, args.seconds))
     figures.update(catch_up_reads(streams, args.reads, rng))
+    figures.update(pages_touched(owner_url, streams, rng))
     figures["load_average_1min"] = round(os.getloadavg()[0], 2)
     log(
         f"{figures['events']:,} events: {figures['bytes_per_event']} B/event, "

@@ -357,7 +357,7 @@ async def run_ramp(
             profiler.wait()
         cpu = shares(cpu_start, cpu_end, end.at - start.at)
         cpu["load_generator"] = round(figures.load_cpu_share, 3)
-        reason = failure(figures.outcome)
+        reason = failure(figures.outcome, args.p99_limit_ms)
         offered = tables / args.think_seconds
         step = Step(tables, figures, cpu, (load_start, load_end), reason, offered)
         result.steps.append(step)
@@ -532,6 +532,7 @@ def py_spy(directory: Path | None, process: ManagedProcess, seconds: float) -> A
                 "--rate",
                 "100",
                 "--nonblocking",
+                "--gil",
                 "--format",
                 "raw",
                 "--output",
@@ -700,6 +701,7 @@ def report(
             "factor": args.factor,
             "max_tables": args.max_tables,
             "refine": args.refine,
+            "p99_limit_ms": args.p99_limit_ms,
             "warmup_seconds": args.warmup,
             "step_seconds": args.step_seconds,
             "grace_seconds": args.grace,
@@ -740,6 +742,13 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--step-seconds", type=positive(float), help="a step's window")
     parser.add_argument("--grace", type=float, help="seconds its deliveries may lag")
     parser.add_argument("--idle-seconds", type=positive(float), help="the idle window")
+    parser.add_argument(
+        "--p99-limit-ms",
+        type=positive(float),
+        default=LATENCY_LIMIT_MS,
+        help=f"a step holds while its p99 is at most this (default {LATENCY_LIMIT_MS:g}, "
+        "the issue's; a higher one shows the curve beyond it on a busy machine)",
+    )
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--redis-db", type=int, default=12, help="scratch Redis database")
     parser.add_argument(

@@ -87,6 +87,7 @@ class HttpConnection:
             ]
             self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
             try:
+                await self.writer.drain()
                 status, headers_in = parse_head(await self.reader.readuntil(b"\r\n\r\n"))
                 payload = await self._body(headers_in)
             except (asyncio.IncompleteReadError, ConnectionError) as exc:
@@ -389,9 +390,6 @@ class RelayTable(Table):
             }
         )
         self.schedule(seat, version, (f"/relay/{self.key}", body, {}))
-
-    def answered_version(self, payload: bytes) -> int:
-        return int(orjson.loads(payload)["version"])
 
 
 # ---------------------------------------------------------------- the load

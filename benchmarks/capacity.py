@@ -21,8 +21,9 @@ method, the figures and where the time goes are in docs/benchmarks.md ("Capacity
    first that failed. ``max_tables`` is the largest count that held.
 2. **Idle.** The players stop; with every socket of the last step still open, PostgreSQL's
    own statistics (``pg_stat_database``) count the transactions of the scratch database
-   over ``--idle-seconds``: ``db_queries_per_second_idle``. Every query the platform makes
-   while idle runs in autocommit, one statement a transaction.
+   over ``--idle-seconds``: ``db_queries_per_second_idle`` (a resync or a sweep's query is
+   one autocommit statement, one transaction; an idle projector round, one transaction
+   of a few statements).
 3. **Lost and duplicated.** Each socket's events are compared with what the platform's
    one visibility filter (``events_for_viewer``) gives that viewer.
 4. **The relay** (``benchmarks.relay``): the same ramp, the same load generator, on

@@ -134,7 +134,7 @@ def base_env(redis_url: str, run_dir: Path, sockets: int) -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         "DEBUG": "0",
         "DB_CONN_MAX_AGE": "60",
-        "LOG_LEVEL": os.environ.get("SPADES_BENCH_LOG_LEVEL", "INFO"),
+        "LOG_LEVEL": "INFO",  # bin/run's (the settings' default); the readiness probes read it
         "SPADES_BEAT_SCHEDULE": str(run_dir / "beat-schedule"),
         "SPADES_BEAT_PIDFILE": str(run_dir / "beat.pid"),
         "SPADES_PROJECTOR_HEARTBEAT": str(run_dir / "projector.heartbeat"),
@@ -162,7 +162,7 @@ def platform_processes(
             "projector",
             "services.projector",
             [],
-            {**env, "LOG_LEVEL": "INFO"},
+            env,
             run_dir,
             log_contains("projector started"),
         )
@@ -172,7 +172,7 @@ def platform_processes(
             "scheduler",
             "services.scheduler",
             [],
-            {**env, "LOG_LEVEL": "INFO"},
+            env,
             run_dir,
             log_contains("beat: Starting"),
         )

@@ -42,6 +42,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from benchmarks.percentiles import percentiles
 from benchmarks.store import libpq_to_url, scratch_database, setup_django
 from services.testing.processes import (
     ManagedProcess,
@@ -63,19 +64,6 @@ HARD_BUDGET_MS = 250
 
 def log(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
-
-
-def percentiles(values: list[float]) -> dict[str, float | None]:
-    """p50/p95/p99 (nearest rank) in ms, rounded to 0.1, plus the count."""
-    if not values:
-        return {"p50": None, "p95": None, "p99": None, "n": 0}
-    ordered = sorted(values)
-
-    def rank(p: float) -> float:
-        index = min(len(ordered) - 1, max(0, int(round(p / 100 * len(ordered) + 0.5)) - 1))
-        return round(ordered[index], 1)
-
-    return {"p50": rank(50), "p95": rank(95), "p99": rank(99), "n": len(ordered)}
 
 
 # ---------------------------------------------------------------- commit notices

@@ -19,15 +19,16 @@ from telemetry.logs import set_process_name
 ASGI_APPLICATION = "services.asgi:application"
 
 
-def daphne_arguments(extra: list[str]) -> list[str]:
-    """The daphne command line for this process: bind address, the app."""
+def daphne_arguments(extra: list[str], application: str = ASGI_APPLICATION) -> list[str]:
+    """The daphne command line for this process: bind address, the app (``benchmarks.relay``
+    serves its own with the same command line)."""
     host = os.environ.get("SPADES_BIND", "127.0.0.1")
     port = os.environ.get("SPADES_HTTP_PORT", "8000")
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise SystemExit(f"SPADES_HTTP_PORT must be a TCP port number, got {port!r}")
     # Verbosity 0: no access log of daphne's own (raw lines with the proxy's address; the
     # app writes its own, services/request_log.py); the log level is LOG_LEVEL all the same.
-    return ["--bind", host, "--port", port, "--verbosity", "0", *extra, ASGI_APPLICATION]
+    return ["--bind", host, "--port", port, "--verbosity", "0", *extra, application]
 
 
 def main(argv: list[str] | None = None) -> None:

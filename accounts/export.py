@@ -25,7 +25,7 @@ from games.selectors.visibility import visible_version
 from games.services.export import export_table
 from leagues.domain import events as ev
 from leagues.models import Competition
-from leagues.selectors.competitions import pairings, ratings, state_of
+from leagues.selectors.competitions import pairings, ratings_of_player, state_of
 
 FORMAT = "spades-account-export"
 VERSION = 1
@@ -89,7 +89,7 @@ def competitions_of(player: str) -> Iterator[dict[str, Any]]:
                     matches.append({"round": paired["round"], **match})
         yield {
             "competition_id": competition_id,
-            "name": state.config.get("name", ""),
+            "name": state.settings.name if state.settings is not None else "",
             "finished": state.finished,
             "entrant": {
                 "id": entrant.id,
@@ -133,7 +133,7 @@ def export_chunks(user: Any, tables_offset: int = 0) -> Iterator[bytes]:
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
         "account": account_data(user),
-        "ratings": ratings([str(user.pk)], limit=1),
+        "ratings": ratings_of_player(str(user.pk)),
         "competitions": list(competitions_of(str(user.pk))),
     }
     page = list(tables[tables_offset : tables_offset + limit])

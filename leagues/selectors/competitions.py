@@ -413,6 +413,22 @@ def export_csv(competition_id: object) -> tuple[str, str]:
     return f"competition-{safe_id}.csv", text
 
 
+def ratings_of_player(player: str) -> list[dict[str, Any]]:
+    """One player's rating in every pool that rates them (the site's and each league's)."""
+    rows = PlayerRating.objects.filter(player=player).order_by("pool")
+    return [
+        {
+            "pool": r.pool,
+            "player": r.player,
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "ordinal": r.ordinal,
+            "matches": r.matches,
+        }
+        for r in rows
+    ]
+
+
 def ratings(
     players: list[str] | None = None, limit: int = 100, pool: str = SITE_POOL
 ) -> list[dict[str, Any]]:

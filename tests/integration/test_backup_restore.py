@@ -60,7 +60,7 @@ PROJECTION_MODELS: dict[str, tuple[type[Model], ...]] = {
     "score_ledger": (LedgerHand,),
     "league_standings": (OfficialStandings,),
     "league_match_results": (PendingTableResult,),
-    "league_ratings": (RatedResult, PlayerRating),
+    "league_rating_pools": (RatedResult, PlayerRating),
 }
 # When a row was written, not what it holds: a rebuild writes it again, later.
 WRITE_TIMES = {"updated_at"}

@@ -13,8 +13,9 @@ from asgiref.sync import async_to_sync
 from rest_framework.test import APIClient
 
 from leagues.models import PlayerRating
-from leagues.services import competitions
+from leagues.services import rounds
 from tests.factories import TableFactory, UserFactory
+from tests.integration.leagues import builders as lg
 from tests.integration.tables.helpers import QUICK_RULES, play_moves
 
 from .conftest import PASSWORD, token_client
@@ -49,18 +50,14 @@ def test_the_export_holds_the_account_its_games_competitions_and_rating(settings
     TableFactory(creator=stranger)  # not mine
 
     organiser = UserFactory()
-    cid = competitions.create_competition(
+    cid = lg.create_competition(
         organiser, {"name": "Export cup", "stages": [{"kind": "swiss", "rounds": 1}]}
     ).competition_id
     others = [UserFactory() for _ in range(4)]
-    competitions.register_entrant(
-        organiser, cid, entrant_id="mine", players=[str(me.pk), str(users[1].pk)], name="Owls"
-    )
-    competitions.register_entrant(
-        organiser, cid, entrant_id="theirs", players=[str(others[0].pk), str(others[1].pk)]
-    )
-    competitions.pair_next_round(organiser, cid)
-    competitions.record_result(
+    lg.enter(organiser, cid, entrant_id="mine", players=[str(me.pk), str(users[1].pk)], name="Owls")
+    lg.enter(organiser, cid, entrant_id="theirs", players=[str(others[0].pk), str(others[1].pk)])
+    rounds.pair_next_round(organiser, cid)
+    lg.record_result(
         organiser,
         cid,
         round_number=1,
@@ -68,14 +65,19 @@ def test_the_export_holds_the_account_its_games_competitions_and_rating(settings
         points={"north_south": 120, "east_west": 60},
         winner="north_south",
     )
-    PlayerRating.objects.create(player=str(me.pk), mu=27.5, sigma=7.0, matches=1)
+    PlayerRating.objects.create(pool="site", player=str(me.pk), mu=27.5, sigma=7.0, matches=1)
+    PlayerRating.objects.create(pool="league:x", player=str(me.pk), mu=26.0, sigma=7.5, matches=2)
+    PlayerRating.objects.create(pool="site", player=str(stranger.pk), mu=30.0, sigma=7.0)
 
     document = exported(token_client(me))
 
     assert (document["format"], document["version"]) == ("spades-account-export", 1)
     assert document["account"]["username"] == me.username
     assert document["account"]["email"] == me.email
-    assert [r["player"] for r in document["ratings"]] == [str(me.pk)]
+    assert [(r["pool"], r["player"]) for r in document["ratings"]] == [
+        ("league:x", str(me.pk)),
+        ("site", str(me.pk)),
+    ]
     (competition,) = document["competitions"]
     assert competition["competition_id"] == cid
     assert competition["entrant"] == {

@@ -378,4 +378,5 @@ def test_only_a_forfeit_of_the_withdrawn_side_follows_its_withdrawal(
     else:
         error = refusal(lambda: check_result_after_withdrawal(result, entrants))
         assert error.code == "played_after_withdrawal"
-        assert f"withdrew after round {withdrawn}" in error.message
+        when = "before round 1" if withdrawn == 0 else f"after round {withdrawn}"
+        assert f"withdrew {when}" in error.message

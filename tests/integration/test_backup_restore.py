@@ -35,7 +35,7 @@ from eventstore.recorder import append
 from eventstore.records import NewEvent
 from eventstore.subscriptions import catch_up, registered_projections
 from leagues.models import OfficialStandings, PendingTableResult, PlayerRating, RatedResult
-from leagues.services import competitions
+from leagues.services import rounds
 from leagues.services.streams import load
 from scoring.models import LedgerHand
 from services.testing import LOCAL_ONLY_SECRET_KEY
@@ -86,7 +86,7 @@ def finished_competition(request: pytest.FixtureRequest) -> str:
     director = request.getfixturevalue("organiser")
     cid = str(request.getfixturevalue("swiss")(4, rounds=2))
     for number in (1, 2):
-        competitions.pair_next_round(director, cid)
+        rounds.pair_next_round(director, cid)
         play_round(director, cid, number)
     assert load(cid).finished
     return cid

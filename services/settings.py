@@ -267,6 +267,8 @@ CACHES = {
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": THROTTLE_CACHE_PREFIX,
         "TIMEOUT": 24 * 3600,
+        # One connection pool per process, not one per thread and async context.
+        "OPTIONS": {"pool_class": "services.api.throttles.SharedConnectionPool"},
     },
 }
 

@@ -44,6 +44,7 @@ from leagues.services.presence import arrive
 from leagues.services.rounds import pair_next_round
 from leagues.services.tables import start_round
 from services.api.schema import PROBLEM
+from services.api.throttles import LeaguesWriteThrottle, WhatIfThrottle
 
 from .errors import LeagueErrorsMixin
 
@@ -78,6 +79,8 @@ def _empty(body: object) -> None:
 
 class LeaguesView(LeagueErrorsMixin, APIView):
     permission_classes = [AllowAny]
+    # Every write counted (LeaguesWriteThrottle lets the reads through).
+    throttle_classes = [LeaguesWriteThrottle]
 
 
 class CommandView(LeaguesView):
@@ -375,6 +378,11 @@ class AdvanceStageView(CommandView):
     ],
 )
 class StandingsView(LeaguesView):
+    def get_throttles(self) -> list[Any]:
+        # The official standings are a stored document; a what-if is computed per request.
+        query = self.request.query_params
+        return [WhatIfThrottle()] if "tiebreaks" in query or "preset" in query else []
+
     def get(self, request: Request, competition_id: str) -> Response:
         raw = request.query_params.get("tiebreaks")
         preset = request.query_params.get("preset")

@@ -381,6 +381,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # No deep links: each operation's id stays its anchor (web/templates/web/api_docs.html).
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
+    # The bot levels of a table's seat and of a competition's bots: one enum.
+    "ENUM_NAME_OVERRIDES": {"LevelEnum": "games.domain.events.BOT_LEVELS"},
 }
 
 # ---------------------------------------------------------------- logging (stdout)

@@ -383,6 +383,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     # The bot levels of a table's seat and of a competition's bots: one enum.
     "ENUM_NAME_OVERRIDES": {"LevelEnum": "games.domain.events.BOT_LEVELS"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "services.api.schema.close_strict_objects",
+    ],
 }
 
 # ---------------------------------------------------------------- logging (stdout)

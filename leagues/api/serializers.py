@@ -48,6 +48,7 @@ from leagues.domain.league import (
 )
 from leagues.domain.parsing import MAX_NAME, MAX_REASON, MAX_USERNAME, known_fields
 from leagues.domain.settings import BOT_LEVELS, KINDS, KNOCKOUT_SEEDINGS, ROUND_ROBIN_ORDERS
+from services.api.serializers import StrictSerializer
 
 MAX_BOARD = 10_000
 MAX_ROUND = 10_000
@@ -63,8 +64,9 @@ def _id(what: str, **extra: Any) -> serializers.CharField:
     return serializers.CharField(min_length=1, max_length=MAX_ID_LENGTH, help_text=what, **extra)
 
 
-class RequestSerializer(serializers.Serializer[Any]):
-    """A body's shape for the schema; :meth:`parse` is the domain's parser of it."""
+class RequestSerializer(StrictSerializer):
+    """A body's shape for the schema (closed: the domain refuses any other field);
+    :meth:`parse` is the domain's parser of it."""
 
     # ``parse(body) -> typed request``: a classmethod of the request, or a function.
     parser: ClassVar[Callable[[object], Any]]
@@ -98,7 +100,7 @@ class StageSerializer(serializers.Serializer[Any]):
     reset = serializers.BooleanField(required=False, help_text="Scores start again.")
 
 
-class MatchPointsSerializer(serializers.Serializer[Any]):
+class MatchPointsSerializer(StrictSerializer):
     """What a match is worth (win >= draw >= loss)."""
 
     win = serializers.IntegerField(required=False, min_value=0, max_value=MAX_MATCH_POINTS)
@@ -234,7 +236,7 @@ class PairRequestSerializer(RequestSerializer):
     )
 
 
-class PointsSerializer(serializers.Serializer[Any]):
+class PointsSerializer(StrictSerializer):
     north_south = serializers.IntegerField(min_value=-MAX_GAME_POINTS, max_value=MAX_GAME_POINTS)
     east_west = serializers.IntegerField(min_value=-MAX_GAME_POINTS, max_value=MAX_GAME_POINTS)
 
@@ -277,7 +279,7 @@ class LeagueSpecSerializer(RequestSerializer):
     organisers = serializers.ListField(child=_user_id(), required=False, max_length=MAX_ORGANISERS)
 
 
-class PromotionSerializer(serializers.Serializer[Any]):
+class PromotionSerializer(StrictSerializer):
     # "from" is a Python keyword: the field is named in ``get_fields``.
     up = serializers.IntegerField(required=False, min_value=0, max_value=MAX_MOVES)
     down = serializers.IntegerField(required=False, min_value=0, max_value=MAX_MOVES)

@@ -323,6 +323,11 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
             log_contains("projector started"),
         )
     )
+    # A round opens one all-bot table per match, each counted against the organiser's
+    # all-bot table quota (docs/leagues.md "Quotas"): room for this benchmark's rounds.
+    settings.SPADES_MAX_BOT_TABLES_PER_USER = max(
+        settings.SPADES_MAX_BOT_TABLES_PER_USER, args.entrants // 2 + 1
+    )
     users = get_user_model()
     organiser = users.objects.create(username=f"bench-organiser-{os.getpid()}")
     state = competitions.create_competition(

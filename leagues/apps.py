@@ -14,8 +14,10 @@ class LeaguesConfig(AppConfig):
         # registry is being filled.
         # Standings, table results and ratings follow the event log (projector process).
         from eventstore.subscriptions import register_projection
+        from games.services.quotas import bot_tables_elsewhere
         from leagues.projections import match_results, official_standings, player_ratings
         from leagues.receivers import on_seated_player_connected
+        from leagues.services.quotas import open_competition_bot_tables
 
         register_projection(official_standings)
         register_projection(match_results)
@@ -23,4 +25,8 @@ class LeaguesConfig(AppConfig):
         # Opening a competition table checks its player in (however they got there).
         seated_player_connected.connect(
             on_seated_player_connected, dispatch_uid="leagues.receivers.arrival"
+        )
+        # A competition's all-bot tables count against its creator's all-bot table quota.
+        bot_tables_elsewhere.connect(
+            open_competition_bot_tables, dispatch_uid="leagues.quotas.bot_tables"
         )

@@ -18,6 +18,8 @@ class Competition(models.Model):
     organisers = models.JSONField(default=list)
     status = models.CharField(max_length=16, default="registration")
     version = models.PositiveIntegerField(default=0)
+    # Entrants entered or invited (the entrants-per-organiser quota sums it).
+    entrants = models.PositiveIntegerField(default=0)
     # When the round schedule must next look at it (a start time, a grace time's end).
     due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)

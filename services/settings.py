@@ -267,6 +267,8 @@ CACHES = {
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": THROTTLE_CACHE_PREFIX,
         "TIMEOUT": 24 * 3600,
+        # One connection pool per process, not one per thread and async context.
+        "OPTIONS": {"pool_class": "services.api.throttles.SharedConnectionPool"},
     },
 }
 
@@ -334,6 +336,11 @@ THROTTLE_RATES = {
     "register": env_str("THROTTLE_REGISTER", "20/hour"),
     # Table commands (bid, play, ...) per user; bots move inside the worker, not over HTTP.
     "commands": env_str("THROTTLE_COMMANDS", "240/min"),
+    # Every leagues write (competitions, entrants, rounds, results, leagues) per user, or
+    # per client address without a login; the what-if standings (another preset or other
+    # tie-breaks: each rescores the competition) per user or address.
+    "leagues_writes": env_str("THROTTLE_LEAGUES_WRITES", "120/min"),
+    "whatif": env_str("THROTTLE_WHATIF", "30/min"),
 }
 # The client address is REMOTE_ADDR: the real client's behind a trusted proxy
 # (TRUSTED_PROXIES, services/proxies.py), else the TCP peer's. DRF never reads
@@ -374,6 +381,12 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # No deep links: each operation's id stays its anchor (web/templates/web/api_docs.html).
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
+    # The bot levels of a table's seat and of a competition's bots: one enum.
+    "ENUM_NAME_OVERRIDES": {"LevelEnum": "games.domain.events.BOT_LEVELS"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "services.api.schema.close_strict_objects",
+    ],
 }
 
 # ---------------------------------------------------------------- logging (stdout)
@@ -414,6 +427,23 @@ SPADES_MAX_OPEN_TABLES_PER_USER = int(env_str("SPADES_MAX_OPEN_TABLES_PER_USER",
 SPADES_MAX_BOT_TABLES_PER_USER = int(env_str("SPADES_MAX_BOT_TABLES_PER_USER", "2"))
 # The scheduler abandons an open all-bot table no person has acted at for this long.
 SPADES_BOT_TABLE_IDLE_SECONDS = int(env_str("SPADES_BOT_TABLE_IDLE_SECONDS", "3600"))
+# Leagues (docs/leagues.md "Quotas"; one more answers 429, nothing written). A competition's
+# all-bot tables count against its creator's all-bot table quota above. Unfinished
+# competitions one user created; entrants (entered or invited) of one competition, and of
+# all the unfinished competitions one user created; a player's open partnership proposals
+# in one competition. At most leagues.core.entrants.MAX_ENTRANTS (4096) per competition.
+SPADES_MAX_OPEN_COMPETITIONS_PER_USER = env_int(
+    "SPADES_MAX_OPEN_COMPETITIONS_PER_USER", 20, low=1, high=10_000
+)
+SPADES_MAX_ENTRANTS_PER_COMPETITION = env_int(
+    "SPADES_MAX_ENTRANTS_PER_COMPETITION", 512, low=2, high=4096
+)
+SPADES_MAX_ENTRANTS_PER_ORGANISER = env_int(
+    "SPADES_MAX_ENTRANTS_PER_ORGANISER", 2048, low=2, high=1_000_000
+)
+SPADES_MAX_OPEN_PROPOSALS_PER_PLAYER = env_int(
+    "SPADES_MAX_OPEN_PROPOSALS_PER_PLAYER", 3, low=1, high=100
+)
 
 # ---------------------------------------------------------------- operations (docs/operations.md)
 # Proxies, metrics, error reports and readiness: this block only.

@@ -16,6 +16,13 @@ FORBIDDEN = {
     "not_in_match",
 }
 UNAUTHENTICATED = {"not_signed_in"}
+# The quotas (leagues.services.quotas): 429, as the tables' quotas answer.
+TOO_MANY = {
+    "too_many_competitions",
+    "too_many_entrants",
+    "too_many_bot_tables",
+    "too_many_proposals",
+}
 NOT_FOUND = {
     "unknown_competition",
     "unknown_entrant",
@@ -62,6 +69,8 @@ def status_of(error: LeagueError) -> int:
         return 404
     if error.code in CONFLICT:
         return 409
+    if error.code in TOO_MANY:
+        return 429
     return 400
 
 

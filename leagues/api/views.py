@@ -24,18 +24,14 @@ from rest_framework.views import APIView
 from games.api.fields import RulesSpecField
 from leagues.core.errors import LeagueError
 from leagues.domain.decisions import (
-    CompetitionSpec,
     CorrectionRequest,
     EntrantRequest,
     ForfeitRequest,
-    PairRequest,
     ProposalRequest,
     ReasonRequest,
     SubstitutionRequest,
-    parse_result_request,
 )
 from leagues.domain.league import LeagueSpec, SeasonRequest
-from leagues.domain.parsing import known_fields
 from leagues.domain.pools import parse_pool
 from leagues.selectors import competitions as reads
 from leagues.services import competitions, registration, results
@@ -44,14 +40,18 @@ from leagues.services.presence import arrive
 from leagues.services.rounds import pair_next_round
 from leagues.services.tables import start_round
 from services.api.schema import PROBLEM
+from services.api.throttles import LeaguesWriteThrottle, WhatIfThrottle
 
+from . import serializers as bodies
 from .errors import LeagueErrorsMixin
 
 MAX_TIEBREAKS = 16
 MAX_QUERY_NUMBER = 10**9
 
 READ_ERRORS = {400: PROBLEM, 404: PROBLEM}
-WRITE_ERRORS = {400: PROBLEM, 401: PROBLEM, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM}
+READ_ERRORS_LIMITED = {**READ_ERRORS, 429: PROBLEM}
+# 429: the leagues_writes rate limit, or a quota (leagues.services.quotas).
+WRITE_ERRORS = {400: PROBLEM, 401: PROBLEM, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM, 429: PROBLEM}
 
 
 def _body(request: Request) -> dict[str, Any]:
@@ -71,23 +71,19 @@ def _whole(request: Request, name: str, default: int) -> int:
     return int(raw)
 
 
-def _empty(body: object) -> None:
-    """A write that takes no field: an empty object (anything in it is refused)."""
-    known_fields(body if isinstance(body, dict) else {}, ())
-
-
 class LeaguesView(LeagueErrorsMixin, APIView):
     permission_classes = [AllowAny]
+    # Every write counted (LeaguesWriteThrottle lets the reads through).
+    throttle_classes = [LeaguesWriteThrottle]
 
 
 class CommandView(LeaguesView):
-    """POST: the body parsed into the view's typed request (``parse``, from
-    ``leagues.domain``; ``None``: the body is not read), :meth:`run` (one use case with
-    that request), then :meth:`render` (the competition's overview unless a view says
+    """POST: the body parsed into the view's typed request (``body``: its serializer in
+    the schema, whose ``parse`` is the domain's), :meth:`run` (one use case with that
+    request), then :meth:`render` (the competition's overview unless a view says
     otherwise); 201 when it ``creates``."""
 
-    # A staticmethod-like callable (a classmethod of a request, or a function).
-    parse: ClassVar[Any] = None
+    body: ClassVar[type[bodies.RequestSerializer]] = bodies.EmptySerializer
     creates: ClassVar[bool] = False
 
     # ``run(user, request, **path)``: the use case; each view names its own path parameters.
@@ -97,36 +93,44 @@ class CommandView(LeaguesView):
         return reads.overview(path["competition_id"])
 
     def post(self, request: Request, **path: Any) -> Response:
-        parse = type(self).parse
-        typed = None if parse is None else parse(_body(request))
+        typed = type(self).body.parse(_body(request))
         outcome = self.run(request.user, typed, **path)
         return Response(self.render(outcome, **path), status=201 if self.creates else 200)
 
 
-def _write(operation_id: str, description: str = "") -> Any:
-    """The schema of a write: a JSON object in, the read it renders or a problem out."""
+def _write(operation_id: str, body: type[bodies.RequestSerializer], description: str = "") -> Any:
+    """The schema of a write: its body's serializer in, the read it renders or a problem
+    out."""
     return extend_schema(
         tags=["leagues"],
         operation_id=operation_id,
         description=description,
-        request=OpenApiTypes.OBJECT,
+        request=body,
         responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, **WRITE_ERRORS},
     )
 
 
-def _read(operation_id: str, description: str = "", **extra: Any) -> Any:
+def _read(operation_id: str, description: str = "", errors: Any = READ_ERRORS, **extra: Any) -> Any:
     return extend_schema(
         tags=["leagues"],
         operation_id=operation_id,
         description=description,
-        responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
+        responses={200: OpenApiTypes.OBJECT, **errors},
         **extra,
     )
 
 
 def write(operation_id: str, description: str = "") -> Any:
-    """A view's POST schema (operation ids go on methods, not on the view class)."""
-    return extend_schema_view(post=_write(operation_id, description))
+    """A :class:`CommandView`'s POST schema, with its ``body`` (operation ids go on
+    methods, not on the view class)."""
+
+    def decorate(view: type[CommandView]) -> type[CommandView]:
+        decorated: type[CommandView] = extend_schema_view(
+            post=_write(operation_id, view.body, description)
+        )(view)
+        return decorated
+
+    return decorate
 
 
 def read(operation_id: str, description: str = "", **extra: Any) -> Any:
@@ -144,7 +148,11 @@ def read(operation_id: str, description: str = "", **extra: Any) -> Any:
             OpenApiParameter("offset", int, description=f"0 to {reads.MAX_OFFSET}."),
         ],
     ),
-    post=_write("competitions_create", "A new tournament or season; you are its organiser."),
+    post=_write(
+        "competitions_create",
+        bodies.CompetitionSpecSerializer,
+        "A new tournament or season; you are its organiser.",
+    ),
 )
 class CompetitionsView(LeaguesView):
     def get(self, request: Request) -> Response:
@@ -158,7 +166,8 @@ class CompetitionsView(LeaguesView):
 
     def post(self, request: Request) -> Response:
         # The whole body is the competition's settings.
-        state = competitions.create_competition(request.user, CompetitionSpec.parse(_body(request)))
+        spec = bodies.CompetitionSpecSerializer.parse(_body(request))
+        state = competitions.create_competition(request.user, spec)
         return Response(reads.overview(state.competition_id), status=201)
 
 
@@ -178,7 +187,7 @@ class CompetitionView(LeaguesView):
     "Each player named but you is invited: it is entered when both have accepted.",
 )
 class EntrantsView(CommandView):
-    parse = EntrantRequest.parse
+    body = bodies.EntrantRequestSerializer
     creates = True
 
     def run(self, user: Any, body: EntrantRequest, competition_id: str) -> Any:
@@ -187,7 +196,7 @@ class EntrantsView(CommandView):
 
 @write("competition_entrants_late_join", "A late entrant: the same fields as a registration.")
 class LateJoinView(CommandView):
-    parse = EntrantRequest.parse
+    body = bodies.EntrantRequestSerializer
     creates = True
 
     def run(self, user: Any, body: EntrantRequest, competition_id: str) -> Any:
@@ -209,7 +218,7 @@ class AcceptView(CommandView):
     "refuses: the invitation ends.",
 )
 class DeclineView(CommandView):
-    parse = ReasonRequest.parse
+    body = bodies.ReasonRequestSerializer
 
     def run(self, user: Any, body: ReasonRequest, competition_id: str, entrant_id: str) -> Any:
         return registration.decline_invitation(user, competition_id, entrant_id, body)
@@ -220,7 +229,7 @@ class DeclineView(CommandView):
     "The signed-in player leaves: an invitation is declined, an entered entrant withdrawn.",
 )
 class LeaveView(CommandView):
-    parse = ReasonRequest.parse
+    body = bodies.ReasonRequestSerializer
 
     def run(self, user: Any, body: ReasonRequest, competition_id: str) -> Any:
         return registration.leave_competition(user, competition_id, body)
@@ -228,7 +237,7 @@ class LeaveView(CommandView):
 
 @write("competition_entrant_withdraw")
 class WithdrawView(CommandView):
-    parse = ReasonRequest.parse
+    body = bodies.ReasonRequestSerializer
 
     def run(self, user: Any, body: ReasonRequest, competition_id: str, entrant_id: str) -> Any:
         return registration.withdraw_entrant(user, competition_id, entrant_id, body)
@@ -244,7 +253,7 @@ class CheckInView(CommandView):
 class SubstituteView(CommandView):
     """``player_in`` a user id, or ``username_in`` the username an organiser types."""
 
-    parse = SubstitutionRequest.parse
+    body = bodies.SubstitutionRequestSerializer
 
     def run(
         self, user: Any, body: SubstitutionRequest, competition_id: str, entrant_id: str
@@ -254,7 +263,7 @@ class SubstituteView(CommandView):
 
 @write("competition_partnership_propose")
 class ProposalsView(CommandView):
-    parse = ProposalRequest.parse
+    body = bodies.ProposalRequestSerializer
     creates = True
 
     def run(self, user: Any, body: ProposalRequest, competition_id: str) -> Any:
@@ -272,14 +281,18 @@ class ConfirmView(CommandView):
 
 @extend_schema_view(
     get=_read("competition_rounds", "Every round: pairings, byes, tables and results."),
-    post=_write("competition_rounds_pair", "Pair the next round (idempotent with `round`)."),
+    post=_write(
+        "competition_rounds_pair",
+        bodies.PairRequestSerializer,
+        "Pair the next round (idempotent with `round`).",
+    ),
 )
 class RoundsView(LeaguesView):
     def get(self, request: Request, competition_id: str) -> Response:
         return Response({"rounds": reads.pairings(competition_id)})
 
     def post(self, request: Request, competition_id: str) -> Response:
-        body = PairRequest.parse(_body(request))
+        body = bodies.PairRequestSerializer.parse(_body(request))
         _, number, duplicate = pair_next_round(
             request.user, competition_id, round_number=body.round
         )
@@ -307,7 +320,7 @@ class StartRoundView(RoundCommandView):
     "The signed-in player is at their table (present); the fourth to arrive starts the game.",
 )
 class ArriveView(CommandView):
-    parse = _empty
+    body = bodies.EmptySerializer
 
     def run(self, user: Any, body: None, competition_id: str, number: int) -> Any:
         return arrive(user, competition_id, number)
@@ -322,7 +335,7 @@ class ArriveView(CommandView):
     "A typed-in result counts for the ratings once a player of each side confirms it.",
 )
 class ResultsView(RoundCommandView):
-    parse = parse_result_request
+    body = bodies.ResultRequestSerializer
     creates = True
 
     def run(self, user: Any, body: Any, competition_id: str, number: int) -> Any:
@@ -345,7 +358,7 @@ class ConfirmResultView(CommandView):
 
 @write("competition_result_correct", "A correction with the organiser's reason.")
 class CorrectionView(CommandView):
-    parse = CorrectionRequest.parse
+    body = bodies.CorrectionRequestSerializer
     creates = True
 
     def run(self, user: Any, body: CorrectionRequest, competition_id: str, result_id: str) -> Any:
@@ -363,7 +376,9 @@ class AdvanceStageView(CommandView):
 
 @read(
     "competition_standings",
-    "Official standings; `tiebreaks` (comma-separated) and/or `preset` answer a what-if.",
+    "Official standings; `tiebreaks` (comma-separated) and/or `preset` answer a what-if "
+    "(rate-limited: the `whatif` scope).",
+    errors=READ_ERRORS_LIMITED,
     parameters=[
         OpenApiParameter("tiebreaks", str, required=False),
         OpenApiParameter(
@@ -375,6 +390,11 @@ class AdvanceStageView(CommandView):
     ],
 )
 class StandingsView(LeaguesView):
+    def get_throttles(self) -> list[Any]:
+        # The official standings are a stored document; a what-if is computed per request.
+        query = self.request.query_params
+        return [WhatIfThrottle()] if "tiebreaks" in query or "preset" in query else []
+
     def get(self, request: Request, competition_id: str) -> Response:
         raw = request.query_params.get("tiebreaks")
         preset = request.query_params.get("preset")
@@ -468,7 +488,7 @@ class RatingsView(LeaguesView):
 
 @write("leagues_create")
 class LeaguesListView(CommandView):
-    parse = LeagueSpec.parse
+    body = bodies.LeagueSpecSerializer
     creates = True
 
     def run(self, user: Any, body: LeagueSpec) -> Any:
@@ -486,7 +506,7 @@ class LeagueView(LeaguesView):
 
 @write("league_seasons_add")
 class SeasonsView(CommandView):
-    parse = SeasonRequest.parse
+    body = bodies.SeasonRequestSerializer
     creates = True
 
     def run(self, user: Any, body: SeasonRequest, league_id: str) -> Any:

@@ -25,6 +25,7 @@ from leagues.domain.settings import RulesPin
 from leagues.domain.state import CompetitionState
 from scoring.services.presets import resolve
 
+from .quotas import check_new_competition
 from .streams import actor_of, execute, load_league, parse_id, user_id_of
 
 
@@ -65,6 +66,7 @@ def create_competition(
     def decide(state: CompetitionState) -> list[Any]:
         if state.exists:
             raise LeagueError("competition_exists", "That competition exists already.")
+        check_new_competition(organiser)
         return decide_create(
             cid,
             spec,

@@ -25,6 +25,7 @@ from leagues.domain.decisions import (
 from leagues.domain.state import CompetitionState
 from leagues.selectors.players import check_entrant_players, ids_of, users_of
 
+from .quotas import check_new_entrant, check_new_proposal
 from .seeding import projected_rating, with_seeding
 from .streams import actor_of, as_organiser, execute, user_id_of
 
@@ -64,6 +65,7 @@ def register_entrant(
         )
         # Last: the competition's own refusals come first.
         check_entrant_players(request.players or (), request.reserve)
+        check_new_entrant(state)
         return events
 
     return as_organiser(user, competition_id, decide)
@@ -80,6 +82,7 @@ def late_join(user: Any, competition_id: object, request: EntrantRequest) -> Com
             state, with_seeding(state, request), registrar=registrar, actor=actor_of(user)
         )
         check_entrant_players(request.players or (), request.reserve)
+        check_new_entrant(state)
         return events
 
     return as_organiser(user, competition_id, decide)
@@ -139,6 +142,7 @@ def propose_partnership(
             actor=actor_of(user),
         )
         users_of([request.partner])
+        check_new_proposal(state, player)
         return events
 
     return execute(competition_id, decide)[0], proposal_id
@@ -150,7 +154,7 @@ def confirm_partnership(user: Any, competition_id: object, proposal_id: str) -> 
     def decide(state: CompetitionState) -> list[Any]:
         proposal = state.proposals.get(proposal_id)
         rating = projected_rating(state, [proposal.player, proposal.partner]) if proposal else None
-        return decisions.decide_confirm(
+        events = decisions.decide_confirm(
             state,
             proposal_id=proposal_id,
             partner=partner,
@@ -158,6 +162,8 @@ def confirm_partnership(user: Any, competition_id: object, proposal_id: str) -> 
             now=timezone.now(),
             actor=actor_of(user),
         )
+        check_new_entrant(state)
+        return events
 
     return execute(competition_id, decide)[0]
 

@@ -37,6 +37,7 @@ from leagues.domain.state import CompetitionState
 from leagues.models import CompetitionTable
 from leagues.selectors.players import users_of
 
+from .quotas import check_round_tables
 from .streams import actor_of, execute, load, parse_id, user_id_of
 
 SEATS = ("north", "east", "south", "west")
@@ -88,6 +89,7 @@ def start_round(
     # A withdrawn entrant's match was recorded as a forfeit when paired: it needs no table.
     reported = state.reported_boards(round_number)
     to_play = [p for p in paired.pairing.matches if p.board not in reported]
+    check_round_tables(state, round_number, len(to_play))
     # Every seat's user is checked before the first table is created: a refusal leaves
     # no half-created round behind.
     users = (

@@ -5,13 +5,18 @@
   stored in events and would not survive JavaScript clients anyway;
 - ``NaN`` and ``Infinity`` are refused, as DRF does;
 - no string (key or value) may hold U+0000: PostgreSQL's text and jsonb cannot store it,
-  so it would otherwise surface as a database error deep inside a service.
+  so it would otherwise surface as a database error deep inside a service;
+- nor a lone surrogate (``"\\ud800"`` with no partner): JSON's escapes can spell one, but it
+  is no character, so it cannot be encoded as UTF-8 to be stored, hashed or shown (it
+  once answered 500 from deep inside the leagues). A well-formed pair is one character
+  and passes.
 """
 
 from __future__ import annotations
 
 import codecs
 import json
+from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -35,20 +40,42 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def has_nul(value: Any) -> bool:
-    """Whether any string inside a decoded JSON value holds U+0000."""
+def _strings(value: Any) -> Iterator[str]:
+    """Every string inside a decoded JSON value, keys included."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if "\x00" in item:
-                return True
+            yield item
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-    return False
+
+
+def has_nul(value: Any) -> bool:
+    """Whether any string inside a decoded JSON value holds U+0000."""
+    return any("\x00" in text for text in _strings(value))
+
+
+def is_encodable(text: str) -> bool:
+    """Whether ``text`` is all characters (no lone surrogate): what UTF-8 can encode."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def text_problem(value: Any) -> str | None:
+    """Why a decoded JSON value's text cannot be taken (a NUL, a lone surrogate), or None."""
+    for text in _strings(value):
+        if "\x00" in text:
+            return "text may not contain the NUL character (U+0000)"
+        if not is_encodable(text):
+            return "text may not contain a lone surrogate (\\ud800-\\udfff without its pair)"
+    return None
 
 
 def loads_safely(text: str | SupportsRead[str]) -> Any:
@@ -60,8 +87,9 @@ def loads_safely(text: str | SupportsRead[str]) -> Any:
             value = json.load(text, parse_int=_safe_int, parse_constant=_no_constant)
     except RecursionError:
         raise ValueError("the document is nested too deeply") from None
-    if has_nul(value):
-        raise ValueError("text may not contain the NUL character (U+0000)")
+    problem = text_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
     return value
 
 

@@ -8,15 +8,22 @@ on each request so ``override_settings`` reaches them. Over a limit DRF raises
 The counts are a sliding window kept as one list per key (DRF's ``SimpleRateThrottle``);
 two requests racing on one key can both pass, so a limit may be overshot by the number of
 requests in flight at once, never more.
+
+Django keeps one cache object per thread and per async context, and each would open its
+own Redis connection pool; the throttle cache's ``pool_class`` is :class:`SharedConnectionPool`
+(settings), so every copy in a process borrows from one pool.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+import threading
+from typing import Any, ClassVar
 
+import redis
 from django.conf import settings
 from django.core.cache import BaseCache, caches
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
@@ -24,6 +31,24 @@ from rest_framework.views import APIView
 from telemetry.metrics import count_throttled
 
 THROTTLE_CACHE = "throttle"
+
+
+class SharedConnectionPool(redis.ConnectionPool):
+    """One pool per process for each Redis URL (and options) the throttle cache names,
+    whichever copy of the cache asks (``CACHES["throttle"]["OPTIONS"]["pool_class"]``).
+    A pool is thread-safe, and after a fork redis-py drops the parent's connections."""
+
+    _shared: ClassVar[dict[str, redis.ConnectionPool]] = {}
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+
+    @classmethod
+    def from_url(cls, url: str, **kwargs: Any) -> Any:
+        key = f"{url} {sorted((name, repr(value)) for name, value in kwargs.items())}"
+        with cls._lock:
+            pool = cls._shared.get(key)
+            if pool is None:
+                pool = cls._shared[key] = redis.ConnectionPool.from_url(url, **kwargs)
+        return pool
 
 
 class RedisRateThrottle(SimpleRateThrottle):
@@ -92,6 +117,34 @@ class CommandThrottle(RedisRateThrottle):
         if not request.user or not request.user.is_authenticated:
             return None
         return self.key(str(request.user.pk))
+
+
+class UserOrAddressThrottle(RedisRateThrottle):
+    """Per user, or per client address for a caller without a login."""
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        if request.user and request.user.is_authenticated:
+            return self.key(f"user:{request.user.pk}")
+        return self.key(f"address:{self.get_ident(request)}")
+
+
+class LeaguesWriteThrottle(UserOrAddressThrottle):
+    """Every leagues write (``POST``: competitions, entrants, partnerships, rounds, results,
+    leagues); the reads of the same views are not counted."""
+
+    scope = "leagues_writes"
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        return super().allow_request(request, view)
+
+
+class WhatIfThrottle(UserOrAddressThrottle):
+    """A what-if standings read (another preset rescores every table of the competition;
+    other tie-breaks rank it again): the view applies it only to those."""
+
+    scope = "whatif"
 
 
 def clear_throttle_counts() -> int:

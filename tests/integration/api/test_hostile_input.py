@@ -110,3 +110,36 @@ def test_preset_names_that_cannot_exist_are_a_404(anonymous: APIClient, name: st
 
     assert response.status_code == 404
     assert response.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"rules": "\\ud800"}',
+        '{"rules": {"preset": "standard", "name": "a\\udfffb"}}',
+        '{"\\udc00": 1}',
+        '{"seats": {"north": {"kind": "bot", "level": ["\\ud83d"]}}}',
+    ],
+    ids=["value", "nested", "key", "in-a-list"],
+)
+def test_a_lone_surrogate_anywhere_in_a_body_is_a_parse_error(alice: APIClient, body: str) -> None:
+    """JSON's escapes can spell half of a surrogate pair, which is no character: the
+    parser refuses it for the whole API (services/api/parsers.py), before any view."""
+    before = event_count()
+
+    response = alice.post("/api/tables", data=body, content_type="application/json")
+
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "parse_error"
+    assert "lone surrogate" in response.json()["message"]
+    assert event_count() == before
+
+
+def test_a_surrogate_pair_is_one_character(alice: APIClient) -> None:
+    response = alice.post(
+        "/api/auth/register",
+        data='{"username": "smile\\ud83d\\ude00", "password": "correct horse battery staple"}',
+        content_type="application/json",
+    )
+
+    assert response.status_code != 500 and response.json().get("code") != "parse_error"

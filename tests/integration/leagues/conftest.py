@@ -54,6 +54,14 @@ def tamper_last_pairing(cid: str) -> None:
 
 
 @pytest.fixture
+def room_for_bot_tables(settings: Any) -> None:
+    """A competition played by bots opens one all-bot table per match, counted against its
+    creator's all-bot table quota (2 by default: tests/integration/leagues/test_quotas.py):
+    room for the rounds of up to 64 teams."""
+    settings.SPADES_MAX_BOT_TABLES_PER_USER = 32
+
+
+@pytest.fixture
 def organiser(db: Any) -> Any:
     return UserFactory(username="organiser")
 

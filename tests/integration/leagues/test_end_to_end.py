@@ -25,6 +25,8 @@ from tests.integration.live.conftest import Processes, new_user, wait_until
 
 from .conftest import tamper_last_pairing
 
+pytestmark = pytest.mark.usefixtures("room_for_bot_tables")
+
 ROUND_TIMEOUT = 150.0  # one round of four bot tables to 100, on a loaded 2-core machine
 
 

@@ -32,7 +32,10 @@ from tests.unit.domain.playing import random_move
 
 from .conftest import entrants_of, event_count
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("room_for_bot_tables"),
+]
 
 SIDES = ("north_south", "east_west")
 # Scoring only against the pinned standard rules: a set contract scores 0 (and the game

@@ -4,11 +4,12 @@ Events name players by user id, and their hashes cover those ids, so the row sta
 history still folds, every hash, digest and signed checkpoint still verifies) but holds
 nothing personal: the username becomes ``deleted-<id>``, the e-mail, names and password
 go, staff rights and group memberships go, the account can no longer log in, and its API
-token is revoked. The free text the person typed that events refer to (entrant and team
-names: ``eventstore.erasable_store``) is erased, and the tables' read model shows the
-pseudonym. Refused while the person still holds a seat a person must play (a table not yet
-started, or one in play that no bot plays for them): they leave it, or hand it to a bot,
-first.
+token is revoked. The free text the person typed or that names them, which events refer
+to (entrant, partnership, competition and league names, organisers' and players'
+reasons: ``eventstore.erasable_store``), is erased, the competitions' and leagues' rows
+that copy a name are brought in line, and the tables' read model shows the pseudonym.
+Refused while the person still holds a seat a person must play (a table not yet started,
+or one in play that no bot plays for them): they leave it, or hand it to a bot, first.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from eventstore.erasable import user_subject
 from eventstore.erasable_store import erase_subject
 from games.selectors.tables import tables_waiting_on
 from games.services.read_model import rename_player
+from leagues.services.erased_names import refresh_names_of
 
 PSEUDONYM_PREFIX = "deleted-"
 
@@ -68,6 +70,7 @@ def delete_account(user: Any) -> str:
         account.user_permissions.clear()
         revoke_token(account)
         erase_subject(user_subject(account.pk))
+        refresh_names_of(account.pk)
         rename_player(account.pk, pseudonym)
         AccessAttempt.objects.filter(username=former).delete()
     return pseudonym

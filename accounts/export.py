@@ -18,7 +18,6 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from eventstore.erasable_store import text_of
 from eventstore.models import Event
 from games.models import Table
 from games.selectors.visibility import visible_version
@@ -81,7 +80,9 @@ def competitions_of(player: str) -> Iterator[dict[str, Any]]:
         entrant_id = state.entrant_of_player(player) if state.exists else None
         if entrant_id is None:
             continue
-        entrant = state.entrants[entrant_id]
+        invitation = state.invitations.get(entrant_id)
+        entrant = invitation.entrant if invitation else state.entrants[entrant_id]
+        assert state.settings is not None  # state_of refuses a competition not created
         matches = []
         for paired in pairings(competition_id):
             for match in paired["matches"]:
@@ -89,11 +90,12 @@ def competitions_of(player: str) -> Iterator[dict[str, Any]]:
                     matches.append({"round": paired["round"], **match})
         yield {
             "competition_id": competition_id,
-            "name": state.settings.name if state.settings is not None else "",
+            # Names as every read shows them (resolved by state_of; "" once erased).
+            "name": state.settings.name,
             "finished": state.finished,
             "entrant": {
                 "id": entrant.id,
-                "name": text_of(entrant.name),
+                "name": entrant.name,
                 "players": list(entrant.players),
                 "reserve": entrant.reserve,
             },

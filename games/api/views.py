@@ -38,6 +38,7 @@ from games.selectors import tables as table_listing
 from games.selectors import visibility as table_selectors
 from games.services import table_commands
 from games.services.export import export_table
+from services.api.etags import conditional_read
 from services.api.schema import IDEMPOTENCY_KEY, PROBLEM
 from services.api.throttles import CommandThrottle
 
@@ -108,7 +109,14 @@ class TableDetailView(DomainErrorsMixin, APIView):
         tags=["tables"],
     )
     def get(self, request: Request, table_id: UUID) -> Response:
-        return Response(table_selectors.table_view(table_id, viewer_of(request)))
+        viewer = viewer_of(request)
+        # The version this viewer is shown (a delayed spectator's prefix, never the live
+        # one): a poll while it has not moved is answered 304 without building the view.
+        return conditional_read(
+            request,
+            table_selectors.visible_version(table_id, viewer),
+            lambda: table_selectors.table_view(table_id, viewer),
+        )
 
 
 class TableEventsView(DomainErrorsMixin, APIView):

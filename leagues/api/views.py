@@ -39,6 +39,7 @@ from leagues.services import leagues as league_cmds
 from leagues.services.presence import arrive
 from leagues.services.rounds import pair_next_round
 from leagues.services.tables import start_round
+from services.api.etags import conditional_read
 from services.api.schema import PROBLEM
 from services.api.throttles import LeaguesWriteThrottle, WhatIfThrottle
 
@@ -75,6 +76,15 @@ class LeaguesView(LeagueErrorsMixin, APIView):
     permission_classes = [AllowAny]
     # Every write counted (LeaguesWriteThrottle lets the reads through).
     throttle_classes = [LeaguesWriteThrottle]
+
+
+def polled(request: Request, competition_id: str, read: Callable[[], Any]) -> Response:
+    """A competition read its page polls: tagged with the stream version, 304 when the
+    client has it (``services.api.etags``); an unknown competition is read (and refused)."""
+    version = reads.competition_version(competition_id)
+    if version == 0:
+        return Response(read())
+    return conditional_read(request, version, read)
 
 
 class CommandView(LeaguesView):
@@ -178,7 +188,7 @@ class CompetitionsView(LeaguesView):
 )
 class CompetitionView(LeaguesView):
     def get(self, request: Request, competition_id: str) -> Response:
-        return Response(reads.overview(competition_id))
+        return polled(request, competition_id, lambda: reads.overview(competition_id))
 
 
 @write(
@@ -289,7 +299,7 @@ class ConfirmView(CommandView):
 )
 class RoundsView(LeaguesView):
     def get(self, request: Request, competition_id: str) -> Response:
-        return Response({"rounds": reads.pairings(competition_id)})
+        return polled(request, competition_id, lambda: {"rounds": reads.pairings(competition_id)})
 
     def post(self, request: Request, competition_id: str) -> Response:
         body = bodies.PairRequestSerializer.parse(_body(request))
@@ -399,7 +409,7 @@ class StandingsView(LeaguesView):
         raw = request.query_params.get("tiebreaks")
         preset = request.query_params.get("preset")
         if raw is None and preset is None:
-            return Response(reads.official_standings(competition_id))
+            return polled(request, competition_id, lambda: reads.official_standings(competition_id))
         tiebreaks = None
         if raw is not None:
             tiebreaks = [name for name in raw.split(",") if name][:MAX_TIEBREAKS]

@@ -10,9 +10,10 @@ only folded (``leagues.domain.state``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from eventstore.erasable import MAX_SUBJECTS, ErasableText, erasable, is_reference, user_subject
 from eventstore.records import NewEvent
 
 from .settings import BOT_LEVELS, KINDS, KNOCKOUT_SEEDINGS, POINTS_FIELDS, ROUND_ROBIN_ORDERS
@@ -57,29 +58,34 @@ DIVISIONS_ASSIGNED = "DivisionsAssigned"
 #:   ratings pool" (played at a table by the entrants' own players, or confirmed by
 #:   both sides). A v1 ``rated`` meant only "not flagged", so a v1 result counts for
 #:   the site pool only when it came from a table.
+#: - The fields of :data:`TYPED_FIELDS` (names and reasons people type) may hold a
+#:   reference to an erasable text (``eventstore.erasable``) from CompetitionCreated v2,
+#:   EntrantRegistered / EntrantLateJoined v3, PartnershipProposed v2,
+#:   InvitationDeclined v2, EntrantWithdrawn v3, MatchForfeited v2, ResultCorrected v3
+#:   and LeagueCreated v2; before, they held the text itself.
 SCHEMA_VERSIONS: dict[str, int] = {
-    COMPETITION_CREATED: 1,
-    ENTRANT_REGISTERED: 2,
-    PARTNERSHIP_PROPOSED: 1,
+    COMPETITION_CREATED: 2,
+    ENTRANT_REGISTERED: 3,
+    PARTNERSHIP_PROPOSED: 2,
     PARTNERSHIP_CONFIRMED: 1,
     INVITATION_ACCEPTED: 1,
-    INVITATION_DECLINED: 1,
-    ENTRANT_WITHDRAWN: 2,
-    ENTRANT_LATE_JOINED: 2,
+    INVITATION_DECLINED: 2,
+    ENTRANT_WITHDRAWN: 3,
+    ENTRANT_LATE_JOINED: 3,
     ENTRANT_SUBSTITUTED: 1,
     ENTRANT_CHECKED_IN: 1,
     ROUND_PAIRED: 1,
     ROUND_STARTED: 2,
     MATCH_RESULT_RECORDED: 2,
-    MATCH_FORFEITED: 1,
+    MATCH_FORFEITED: 2,
     NO_SHOW_RECORDED: 2,
     PLAYER_ARRIVED: 1,
-    RESULT_CORRECTED: 2,
+    RESULT_CORRECTED: 3,
     RESULT_CONFIRMED: 1,
     ROUND_CLOSED: 1,
     STAGE_ADVANCED: 1,
     COMPETITION_FINISHED: 1,
-    LEAGUE_CREATED: 1,
+    LEAGUE_CREATED: 2,
     SEASON_ADDED: 1,
     DIVISIONS_ASSIGNED: 1,
 }
@@ -92,6 +98,26 @@ RESULT_SOURCES = ("table", "scoresheet", "organiser")
 OPENED_BY = ("organiser", "schedule")
 
 Actor = Mapping[str, Any]
+
+#: The payload fields that hold text a person typed (names, reasons). Season and division
+#: names are not among them: they are the keys a league's events find its seasons and
+#: divisions by (docs/events.md says why they stay).
+TYPED_FIELDS: dict[str, tuple[str, ...]] = {
+    COMPETITION_CREATED: ("name",),
+    ENTRANT_REGISTERED: ("name",),
+    ENTRANT_LATE_JOINED: ("name",),
+    PARTNERSHIP_PROPOSED: ("name",),
+    INVITATION_DECLINED: ("reason",),
+    ENTRANT_WITHDRAWN: ("reason",),
+    MATCH_FORFEITED: ("reason",),
+    RESULT_CORRECTED: ("reason",),
+    LEAGUE_CREATED: ("name",),
+}
+
+#: A typed field's value as a builder takes it: an :class:`ErasableText` (kept by
+#: reference when appended), a reference already stored (the same text an earlier
+#: event refers to), or a plain string (empty, or the platform's own words).
+Typed = str | ErasableText | Mapping[str, str]
 
 
 class EventSchemaError(ValueError):
@@ -112,6 +138,32 @@ def competition_id_of(stream_id: str) -> str | None:
     return None
 
 
+def typist(actor: Actor | None) -> int | None:
+    """The user who typed what a command carries (None: the platform wrote it)."""
+    if actor is None or actor.get("kind") != "user" or actor.get("user_id") is None:
+        return None
+    return int(actor["user_id"])
+
+
+def typed(text: str, by: int | str | None, named: Iterable[object] = ()) -> str | ErasableText:
+    """Text a person typed, as a payload holds it: erasable by whoever typed it (``by``,
+    a user id) and by each person it is about (``named``: player ids). Empty text, or
+    text nobody typed (``by`` None: the platform's own words), stays as it is."""
+    if text == "" or by is None or by == "":
+        return text
+    people = [str(by), *(str(p) for p in named if p is not None and p != "")]
+    subjects = [user_subject(person) for person in dict.fromkeys(people)]
+    return erasable(text, subjects=subjects[:MAX_SUBJECTS])
+
+
+def typed_values(events: Iterable[Any]) -> Iterator[object]:
+    """The values of the typed fields of ``events`` (stored or new): what a reader
+    resolves in one query (``erasable_store.texts_of``)."""
+    for event in events:
+        for name in TYPED_FIELDS.get(event.type, ()):
+            yield event.data.get(name)
+
+
 def _event(type_: str, data: dict[str, Any], actor: Actor | None) -> NewEvent:
     version = SCHEMA_VERSIONS[type_]
     validate_payload(type_, version, data)
@@ -130,7 +182,7 @@ def _entrant_fields(
     entrant_id: str,
     players: Sequence[str],
     reserve: str | None,
-    name: str,
+    name: Typed,
     rating: int,
     proposal_id: str | None,
     invited: Sequence[str],
@@ -151,7 +203,7 @@ def entrant_registered(
     entrant_id: str,
     players: Sequence[str],
     reserve: str | None,
-    name: str,
+    name: Typed,
     rating: int,
     invited: Sequence[str],
     proposal_id: str | None = None,
@@ -171,7 +223,7 @@ def entrant_late_joined(
     entrant_id: str,
     players: Sequence[str],
     reserve: str | None,
-    name: str,
+    name: Typed,
     rating: int,
     invited: Sequence[str],
     joined_round: int,
@@ -184,7 +236,7 @@ def entrant_late_joined(
 
 
 def partnership_proposed(
-    *, proposal_id: str, player: str, partner: str, name: str, actor: Actor
+    *, proposal_id: str, player: str, partner: str, name: Typed, actor: Actor
 ) -> NewEvent:
     return _event(
         PARTNERSHIP_PROPOSED,
@@ -209,7 +261,7 @@ def invitation_accepted(
     )
 
 
-def invitation_declined(*, entrant_id: str, player: str, reason: str, actor: Actor) -> NewEvent:
+def invitation_declined(*, entrant_id: str, player: str, reason: Typed, actor: Actor) -> NewEvent:
     """A named player refused before ever playing: the invitation is gone (a reserve's
     refusal only takes the reserve off)."""
     return _event(
@@ -220,7 +272,7 @@ def invitation_declined(*, entrant_id: str, player: str, reason: str, actor: Act
 
 
 def entrant_withdrawn(
-    *, entrant_id: str, after_round: int, reason: str, player: str | None, actor: Actor
+    *, entrant_id: str, after_round: int, reason: Typed, player: str | None, actor: Actor
 ) -> NewEvent:
     """The entrant plays no more after ``after_round``; ``player``: the player who left
     (null: an organiser withdrew it)."""
@@ -360,13 +412,13 @@ def match_result_recorded(
 
 
 def match_forfeited(
-    result: Mapping[str, Any], *, organiser: int | None, reason: str, actor: Actor
+    result: Mapping[str, Any], *, organiser: int | None, reason: Typed, actor: Actor
 ) -> NewEvent:
     return _event(MATCH_FORFEITED, {**result, "organiser": organiser, "reason": reason}, actor)
 
 
 def result_corrected(
-    result: Mapping[str, Any], *, corrects: str, organiser: int, reason: str, actor: Actor
+    result: Mapping[str, Any], *, corrects: str, organiser: int, reason: Typed, actor: Actor
 ) -> NewEvent:
     return _event(
         RESULT_CORRECTED,
@@ -402,7 +454,7 @@ def competition_finished(*, order: Sequence[str], actor: Actor) -> NewEvent:
 # ---------------------------------------------------------------- league builders
 
 
-def league_created(*, name: str, organisers: Sequence[int], actor: Actor) -> NewEvent:
+def league_created(*, name: Typed, organisers: Sequence[int], actor: Actor) -> NewEvent:
     return _event(LEAGUE_CREATED, {"name": name, "organisers": list(organisers)}, actor)
 
 
@@ -439,6 +491,17 @@ def _text(value: object) -> bool:
 
 def _filled(value: object) -> bool:
     return isinstance(value, str) and value != ""
+
+
+def _typed(value: object) -> bool:
+    """A typed field: its text, a text on its way to be kept, or a stored reference."""
+    return isinstance(value, str | ErasableText) or is_reference(value)
+
+
+def _typed_filled(value: object) -> bool:
+    if isinstance(value, ErasableText):
+        return value.text != ""
+    return _filled(value) or is_reference(value)
 
 
 def _bool(value: object) -> bool:
@@ -502,7 +565,7 @@ _ENTRANT = {
     "entrant_id": _filled,
     "players": _PLAYERS,
     "reserve": _optional(_filled),
-    "name": _text,
+    "name": _typed,
     "rating": _int,
     "proposal_id": _optional(_filled),
     "invited": _list_of(_filled),
@@ -522,9 +585,9 @@ _RESULT = {
 }
 
 _SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
-    (COMPETITION_CREATED, 1): {
+    (COMPETITION_CREATED, 2): {
         "competition_id": _filled,
-        "name": _filled,
+        "name": _typed_filled,
         "kind": _one_of(*KINDS),
         "league_id": _optional(_filled),
         "season": _optional(_filled),
@@ -548,13 +611,13 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
         "bot_level": _optional(_one_of(*BOT_LEVELS)),
         "spectator_delay_tricks": lambda v: _int(v) and 0 <= v <= 13,  # type: ignore[operator]
     },
-    (ENTRANT_REGISTERED, 2): _ENTRANT,
-    (ENTRANT_LATE_JOINED, 2): {**_ENTRANT, "joined_round": _at_least(2)},
-    (PARTNERSHIP_PROPOSED, 1): {
+    (ENTRANT_REGISTERED, 3): _ENTRANT,
+    (ENTRANT_LATE_JOINED, 3): {**_ENTRANT, "joined_round": _at_least(2)},
+    (PARTNERSHIP_PROPOSED, 2): {
         "proposal_id": _filled,
         "player": _filled,
         "partner": _filled,
-        "name": _text,
+        "name": _typed,
     },
     (PARTNERSHIP_CONFIRMED, 1): {"proposal_id": _filled},
     (INVITATION_ACCEPTED, 1): {
@@ -562,11 +625,11 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
         "player": _filled,
         "joined_round": _optional(_at_least(1)),
     },
-    (INVITATION_DECLINED, 1): {"entrant_id": _filled, "player": _filled, "reason": _text},
-    (ENTRANT_WITHDRAWN, 2): {
+    (INVITATION_DECLINED, 2): {"entrant_id": _filled, "player": _filled, "reason": _typed},
+    (ENTRANT_WITHDRAWN, 3): {
         "entrant_id": _filled,
         "after_round": _at_least(0),
-        "reason": _text,
+        "reason": _typed,
         "player": _optional(_filled),
     },
     (ENTRANT_SUBSTITUTED, 1): {
@@ -615,12 +678,12 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
         "scoresheet": _optional(_object),
         "organiser": _optional(_int),
     },
-    (MATCH_FORFEITED, 1): {**_RESULT, "organiser": _optional(_int), "reason": _text},
-    (RESULT_CORRECTED, 2): {
+    (MATCH_FORFEITED, 2): {**_RESULT, "organiser": _optional(_int), "reason": _typed},
+    (RESULT_CORRECTED, 3): {
         **_RESULT,
         "corrects": _filled,
         "organiser": _int,
-        "reason": _filled,
+        "reason": _typed_filled,
     },
     (RESULT_CONFIRMED, 1): {
         "result_id": _filled,
@@ -631,7 +694,7 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
     (ROUND_CLOSED, 1): {"round": _at_least(1), "seed": _filled},
     (STAGE_ADVANCED, 1): {"stage": _at_least(1), "entrants": _list_of(_filled)},
     (COMPETITION_FINISHED, 1): {"order": _list_of(_filled)},
-    (LEAGUE_CREATED, 1): {"name": _filled, "organisers": _list_of(_int)},
+    (LEAGUE_CREATED, 2): {"name": _typed_filled, "organisers": _list_of(_int)},
     (SEASON_ADDED, 1): {"season": _filled, "divisions": _map_of(_filled)},
     (DIVISIONS_ASSIGNED, 1): {"season": _filled, "divisions": _map_of(_list_of(_filled))},
 }

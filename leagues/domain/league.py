@@ -17,7 +17,7 @@ from eventstore.records import NewEvent
 
 from . import events as ev
 from . import parsing as p
-from .state import EventLike
+from .state import EventLike, TextOf, unresolved
 
 MAX_DIVISIONS = 16
 MAX_SEASON_NAME = 64
@@ -47,11 +47,14 @@ class LeagueState:
     seasons: list[Season] = field(default_factory=list)
 
     @classmethod
-    def fold(cls, league_id: str, events: Iterable[EventLike]) -> LeagueState:
+    def fold(
+        cls, league_id: str, events: Iterable[EventLike], texts: TextOf = unresolved
+    ) -> LeagueState:
+        """``texts``: the league's name is typed text (as in ``CompetitionState.fold``)."""
         state = cls(league_id=league_id)
         for event in events:
             if event.type == ev.LEAGUE_CREATED:
-                state.name = str(event.data["name"])
+                state.name = texts(event.data["name"])
                 state.organisers = tuple(int(u) for u in event.data["organisers"])
             elif event.type == ev.SEASON_ADDED:
                 state.seasons.append(
@@ -192,7 +195,8 @@ def decide_create_league(
 ) -> tuple[list[NewEvent], tuple[int, ...]]:
     """``LeagueCreated``: the creator is the first organiser."""
     organisers = (owner, *[u for u in spec.organisers if u != owner])
-    return [ev.league_created(name=spec.name, organisers=organisers, actor=actor)], organisers
+    name = ev.typed(spec.name, ev.typist(actor))
+    return [ev.league_created(name=name, organisers=organisers, actor=actor)], organisers
 
 
 def check_new_season(state: LeagueState, request: SeasonRequest, user_id: int | None) -> None:

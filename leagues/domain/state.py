@@ -8,6 +8,13 @@ events' shape (only the builders of :mod:`leagues.domain.events` write them, eac
 checked against its schema) but keeps no field it does not understand, and reads every
 schema version ever written.
 
+Names and reasons people typed are kept out of the payloads by reference
+(``leagues.domain.events.TYPED_FIELDS``): the fold shows them through ``texts``, a lookup
+its reader made in one query (``eventstore.erasable_store.texts_of`` over
+``events.typed_values``); without one a reference reads as ``""`` and a plain string (an
+event stored before its field was erasable) as itself. The projections fold without it:
+nothing they store holds a name.
+
 Only *entered* entrants are in :attr:`CompetitionState.entrants` (and so in the core's
 competition: paired, ranked, exported). A partnership registered by someone else is an
 :class:`Invitation` until each of its two players has accepted it.
@@ -15,7 +22,7 @@ competition: paired, ranked, exported). A partnership registered by someone else
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -26,6 +33,14 @@ from leagues.core.results import Award, MatchResult, Side
 
 from . import events as ev
 from .settings import CompetitionSettings
+
+#: A typed field's stored value -> its text (``eventstore.erasable_store.TextLookup``).
+TextOf = Callable[[object], str]
+
+
+def unresolved(value: object) -> str:
+    """A typed value read with no lookup: a plain string as itself, a reference as ``""``."""
+    return value if isinstance(value, str) else ""
 
 
 class EventLike(Protocol):
@@ -43,6 +58,9 @@ class Proposal:
     player: str
     partner: str
     name: str
+    # As the event holds it (text or reference): the entrant it becomes refers to the
+    # same text rather than copying it out.
+    stored_name: object = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +93,14 @@ class ResultInfo:
         return self.source in ("organiser", "scoresheet", "correction")
 
 
-def _entrant(data: Mapping[str, Any], joined_round: int = 1) -> Entrant:
+def _entrant(data: Mapping[str, Any], name: str, joined_round: int = 1) -> Entrant:
     players = data["players"]
     return Entrant(
         id=str(data["entrant_id"]),
         players=(str(players[0]), str(players[1])),
         reserve=None if data.get("reserve") is None else str(data["reserve"]),
         rating=int(data.get("rating", 0)),
-        name=str(data.get("name", "")),
+        name=name,
         joined_round=joined_round,
     )
 
@@ -157,10 +175,13 @@ class CompetitionState:
     no_shows: list[dict[str, Any]] = field(default_factory=list)
     stage: int = 0
     finished: bool = False
+    # The typed fields' texts (see the module); set before events that refer to new
+    # texts are applied.
+    texts: TextOf = unresolved
 
     @classmethod
-    def fold(cls, events: Iterable[EventLike]) -> CompetitionState:
-        state = cls()
+    def fold(cls, events: Iterable[EventLike], texts: TextOf = unresolved) -> CompetitionState:
+        state = cls(texts=texts)
         for event in events:
             state.apply(event)
         return state
@@ -277,7 +298,10 @@ class CompetitionState:
 
 
 def _created(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
-    state.settings = CompetitionSettings.from_payload(event.data)
+    data = event.data
+    state.settings = CompetitionSettings.from_payload(
+        {**data, "name": state.texts(data.get("name", ""))}
+    )
 
 
 def _enter(state: CompetitionState, entrant: Entrant, sequence: int) -> None:
@@ -291,7 +315,11 @@ def _enter(state: CompetitionState, entrant: Entrant, sequence: int) -> None:
 def _registered(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
     data = event.data
     late = type_ == ev.ENTRANT_LATE_JOINED
-    entrant = _entrant(data, joined_round=int(data["joined_round"]) if late else 1)
+    entrant = _entrant(
+        data,
+        state.texts(data.get("name", "")),
+        joined_round=int(data["joined_round"]) if late else 1,
+    )
     named = [*entrant.players, *([entrant.reserve] if entrant.reserve else [])]
     invited = {str(p) for p in data.get("invited", [])}  # v1: nobody (entered at once)
     state.consented.update(p for p in named if p not in invited)
@@ -338,7 +366,11 @@ def _declined(state: CompetitionState, type_: str, version: int, event: EventLik
 def _proposed(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
     data = event.data
     state.proposals[str(data["proposal_id"])] = Proposal(
-        str(data["proposal_id"]), str(data["player"]), str(data["partner"]), str(data["name"])
+        str(data["proposal_id"]),
+        str(data["player"]),
+        str(data["partner"]),
+        state.texts(data.get("name", "")),
+        data.get("name", ""),
     )
 
 
@@ -417,7 +449,7 @@ def _result_event(state: CompetitionState, type_: str, version: int, event: Even
         else _SOURCES[type_],
         table_id=data.get("table_id"),
         organiser=None if organiser is None else int(organiser),
-        reason=str(data.get("reason", "")),
+        reason=state.texts(data.get("reason", "")),
         scoresheet=data.get("scoresheet"),
         hands=data.get("hands"),
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import F
 
+from eventstore.reading import stream_version
 from games.engine.rules import RulesError
 from leagues.core.competition_csv import competition_csv
 from leagues.core.competition_file import competition_document
@@ -14,6 +15,7 @@ from leagues.core.errors import LeagueError
 from leagues.core.results import effective_results
 from leagues.core.tiebreaks import check_tiebreaks
 from leagues.core.whatif import compare, not_comparable_summary
+from leagues.domain import events as ev
 from leagues.domain import schedule
 from leagues.domain.pools import SITE_POOL
 from leagues.domain.state import CompetitionState
@@ -449,3 +451,9 @@ def ratings(
         }
         for r in rows
     ]
+
+
+def competition_version(competition_id: object) -> int:
+    """The competition stream's version (one indexed read; 0: no such competition): what
+    its polled reads are tagged with (``services.api.etags``)."""
+    return stream_version(ev.competition_stream_id(parse_id(competition_id)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -48,10 +48,16 @@ def pin_rules(spec: object) -> RulesPin:
 
 
 def create_competition(
-    user: Any, spec: CompetitionSpec, *, competition_id: str | None = None
+    user: Any,
+    spec: CompetitionSpec,
+    *,
+    competition_id: str | None = None,
+    named: Sequence[object] = (),
 ) -> CompetitionState:
     """A new tournament or season; the creator is its first organiser. A competition that
-    names a league (``league_id``) joins it only when its creator organises that league."""
+    names a league (``league_id``) joins it only when its creator organises that league.
+    ``named``: who else may have its name erased (a division's default name holds its
+    league's)."""
     organiser = user_id_of(user)
     if organiser is None:
         raise LeagueError("not_signed_in", "Sign in to create a competition.")
@@ -74,6 +80,7 @@ def create_competition(
             rules=rules,
             lots_seed=secrets.token_hex(16),
             actor=actor_of(user),
+            named=named,
         )
 
     return execute(cid, decide, command_id="create")[0]

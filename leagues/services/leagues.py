@@ -12,9 +12,7 @@ from typing import Any
 
 from django.db import transaction
 
-from eventstore.recorder import append
 from leagues.core.errors import LeagueError
-from leagues.domain import events as ev
 from leagues.domain.decisions import CompetitionSpec, EntrantRequest
 from leagues.domain.league import (
     LeagueSpec,
@@ -32,7 +30,7 @@ from leagues.models import League
 
 from .competitions import create_competition
 from .registration import register_entrant
-from .streams import actor_of, load, load_league, user_id_of
+from .streams import actor_of, append_league, load, load_league, user_id_of
 
 
 def create_league(user: Any, spec: LeagueSpec) -> dict[str, Any]:
@@ -42,7 +40,7 @@ def create_league(user: Any, spec: LeagueSpec) -> dict[str, Any]:
     league_id = str(uuid.uuid4())
     events, organisers = decide_create_league(spec, owner=owner, actor=actor_of(user))
     with transaction.atomic():
-        append(ev.league_stream_id(league_id), 0, events)
+        append_league(league_id, 0, events)
         League.objects.create(
             id=league_id, name=spec.name, organisers=list(organisers), version=len(events)
         )
@@ -81,7 +79,10 @@ def add_season(user: Any, league_id: object, request: SeasonRequest) -> dict[str
                     "organisers": list(league.organisers),
                 }
             )
-            created[division] = create_competition(user, spec).competition_id
+            # The default name holds the league's, typed by its creator (erasable by both).
+            created[division] = create_competition(
+                user, spec, named=league.organisers[:1]
+            ).competition_id
         assigned = None
         if moves is not None:
             assigned = {}
@@ -97,7 +98,7 @@ def add_season(user: Any, league_id: object, request: SeasonRequest) -> dict[str
             assigned=assigned,
             actor=actor_of(user),
         )
-        append(ev.league_stream_id(league.league_id), league.version, events)
+        append_league(league.league_id, league.version, events)
         League.objects.filter(id=league.league_id).update(version=league.version + len(events))
     return load_league(league.league_id).view()
 

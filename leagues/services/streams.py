@@ -1,5 +1,9 @@
 """Loading a competition (or a league) and appending its events: the one write path of
-leagues, and the organisers' use case built on it (:func:`as_organiser`)."""
+leagues, and the organisers' use case built on it (:func:`as_organiser`).
+
+Names and reasons people type go into the events by reference (``erasable_store.kept``
+on every append here) and come back out through the fold's ``texts``, one query per
+load (:func:`fold_competition`)."""
 
 from __future__ import annotations
 
@@ -9,10 +13,12 @@ from typing import Any
 
 from django.db import transaction
 
+from eventstore.erasable import ErasableText
+from eventstore.erasable_store import kept, texts_of
 from eventstore.errors import WrongExpectedVersion
 from eventstore.reading import read_stream
 from eventstore.recorder import append
-from eventstore.records import NewEvent, StoredEvent
+from eventstore.records import AppendResult, NewEvent, StoredEvent
 from leagues.core.errors import LeagueError
 from leagues.domain import events as ev
 from leagues.domain.decisions import require_organiser
@@ -31,15 +37,51 @@ def parse_id(value: object, what: str = "competition") -> str:
         raise LeagueError(f"unknown_{what}", f"There is no such {what}.") from None
 
 
+def fold_competition(events: Sequence[StoredEvent]) -> CompetitionState:
+    """``events`` folded with their typed texts resolved (one query, none when no event
+    refers to one)."""
+    return CompetitionState.fold(events, texts=texts_of(ev.typed_values(events)))
+
+
 def load(competition_id: object) -> CompetitionState:
     """The competition's folded state (an empty state when there is no such stream)."""
-    return CompetitionState.fold(read_stream(ev.competition_stream_id(parse_id(competition_id))))
+    return fold_competition(read_stream(ev.competition_stream_id(parse_id(competition_id))))
 
 
 def load_league(league_id: object) -> LeagueState:
     """The league's folded state (``exists`` False when there is no such stream)."""
     lid = parse_id(league_id, "league")
-    return LeagueState.fold(lid, read_stream(ev.league_stream_id(lid)))
+    events = read_stream(ev.league_stream_id(lid))
+    return LeagueState.fold(lid, events, texts=texts_of(ev.typed_values(events)))
+
+
+def append_kept(stream: str, version: int, new: Sequence[NewEvent], **options: Any) -> AppendResult:
+    """``append`` with the typed texts of ``new`` kept by reference, in the caller's
+    transaction. A command appended before (a retry: nothing appended) keeps no text:
+    its savepoint is rolled back."""
+    if not any(isinstance(value, ErasableText) for value in ev.typed_values(new)):
+        return append(stream, version, new, **options)
+    with transaction.atomic():
+        result = append(stream, version, kept(new), **options)
+        if result.duplicate:
+            transaction.set_rollback(True)
+    return result
+
+
+def append_league(league_id: str, version: int, events: Sequence[NewEvent]) -> None:
+    """Append to a league's stream (typed texts kept, in the caller's transaction)."""
+    append_kept(ev.league_stream_id(league_id), version, events)
+
+
+def _apply_new(state: CompetitionState, before: list[StoredEvent], new: list[StoredEvent]) -> None:
+    """Apply appended events, first resolving the texts they refer to (kept just now)."""
+    if any(not isinstance(value, str) for value in ev.typed_values(new)):
+        before.extend(new)
+        state.texts = texts_of(ev.typed_values(before))
+    else:
+        before.extend(new)
+    for stored in new:
+        state.apply(stored)
 
 
 def actor_of(user: Any) -> dict[str, Any]:
@@ -75,10 +117,10 @@ def execute(
     for attempt in range(RETRIES):
         with transaction.atomic():
             history = read_stream(stream)
-            state = CompetitionState.fold(history)
+            state = fold_competition(history)
             new = decide(state)
             try:
-                result = append(
+                result = append_kept(
                     stream,
                     state.version,
                     new,
@@ -91,8 +133,7 @@ def execute(
                 continue
             if result.duplicate:
                 return state, result.events, True
-            for stored in result.events:
-                state.apply(stored)
+            _apply_new(state, list(history), result.events)
             if after is not None:
                 after(state, result.events)
             _save_row(cid, state)
@@ -127,7 +168,8 @@ def execute_each(
         outcomes: list[list[StoredEvent] | LeagueError] = []
         try:
             with transaction.atomic():
-                state = CompetitionState.fold(read_stream(stream))
+                history = read_stream(stream)
+                state = fold_competition(history)
                 appended = False
                 for command_id, decide in commands:
                     try:
@@ -135,7 +177,7 @@ def execute_each(
                     except LeagueError as refusal:
                         outcomes.append(refusal)
                         continue
-                    result = append(
+                    result = append_kept(
                         stream,
                         state.version,
                         new,
@@ -145,8 +187,7 @@ def execute_each(
                     outcomes.append(result.events)
                     if result.duplicate:
                         continue
-                    for stored in result.events:
-                        state.apply(stored)
+                    _apply_new(state, history, result.events)
                     appended = True
                     if after is not None:
                         after(state, result.events)

@@ -213,9 +213,10 @@ def decide_create(
     rules: RulesPin,
     lots_seed: str,
     actor: Mapping[str, Any],
+    named: Sequence[object] = (),
 ) -> list[NewEvent]:
     """``CompetitionCreated``: the spec pinned, with its organisers (the creator first),
-    rules and lots seed."""
+    rules and lots seed. Its name is erasable by its creator and by ``named``."""
     if not 1 <= len(organisers) <= MAX_ORGANISERS:
         raise p.refuse("invalid", f"A competition has 1 to {MAX_ORGANISERS} organisers.")
     settings = CompetitionSettings(
@@ -244,4 +245,8 @@ def decide_create(
         bot_level=spec.bot_level,
         spectator_delay_tricks=spec.spectator_delay_tricks,
     )
-    return [ev.competition_created(settings.as_payload(), actor)]
+    payload = settings.as_payload()
+    # Typed by its creator; a division's default name also holds its league's name,
+    # typed by ``named`` (the league's creator).
+    payload["name"] = ev.typed(settings.name, ev.typist(actor), named)
+    return [ev.competition_created(payload, actor)]

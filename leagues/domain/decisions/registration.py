@@ -217,6 +217,11 @@ def _new_entrant(
     return entrant
 
 
+def _named_people(entrant: Entrant) -> list[str]:
+    """The players and reserve an entrant names (its name and reasons are about them)."""
+    return [*entrant.players, *([entrant.reserve] if entrant.reserve else [])]
+
+
 def _invited(entrant: Entrant, registrar: str | None) -> list[str]:
     """Everyone the entrant names but whoever registers it: their answer is awaited."""
     named = [*entrant.players, *([entrant.reserve] if entrant.reserve else [])]
@@ -241,7 +246,7 @@ def decide_register(
             entrant_id=entrant.id,
             players=entrant.players,
             reserve=entrant.reserve,
-            name=entrant.name,
+            name=ev.typed(entrant.name, ev.typist(actor), _named_people(entrant)),
             rating=entrant.rating,
             invited=_invited(entrant, registrar),
             actor=actor,
@@ -265,7 +270,7 @@ def decide_late_join(
             entrant_id=entrant.id,
             players=entrant.players,
             reserve=entrant.reserve,
-            name=entrant.name,
+            name=ev.typed(entrant.name, ev.typist(actor), _named_people(entrant)),
             rating=entrant.rating,
             invited=_invited(entrant, registrar),
             joined_round=joined,
@@ -332,9 +337,8 @@ def decide_decline(
         )
     else:
         raise p.refuse("not_invited", f"{entrant.id!r} does not name you.")
-    return [
-        ev.invitation_declined(entrant_id=entrant.id, player=player, reason=reason, actor=actor)
-    ]
+    said = ev.typed(reason, ev.typist(actor), [player, *_named_people(entrant)])
+    return [ev.invitation_declined(entrant_id=entrant.id, player=player, reason=said, actor=actor)]
 
 
 def decide_leave(
@@ -371,7 +375,7 @@ def _withdrawal(
         ev.entrant_withdrawn(
             entrant_id=entrant.id,
             after_round=state.last_round,
-            reason=reason,
+            reason=ev.typed(reason, ev.typist(actor), _named_people(entrant)),
             player=player,
             actor=actor,
         )
@@ -403,7 +407,7 @@ def decide_propose(
             proposal_id=proposal_id,
             player=player,
             partner=request.partner,
-            name=request.name,
+            name=ev.typed(request.name, ev.typist(actor), [player, request.partner]),
             actor=actor,
         )
     ]
@@ -432,13 +436,23 @@ def decide_confirm(
         name=proposal.name,
     )
     entrant = _new_entrant(state, request, rating)
+    # The entrant refers to the proposal's text (one text, erased once); a name proposed
+    # before names were erasable becomes erasable now.
+    stored = proposal.stored_name
+    name: ev.Typed = (
+        ev.typed(stored, proposal.player, [proposal.partner])
+        if isinstance(stored, str)
+        else stored
+        if isinstance(stored, Mapping)
+        else ""
+    )
     return [
         ev.partnership_confirmed(proposal_id=proposal.id, actor=actor),
         ev.entrant_registered(
             entrant_id=entrant.id,
             players=entrant.players,
             reserve=None,
-            name=entrant.name,
+            name=name,
             rating=entrant.rating,
             invited=[],
             proposal_id=proposal.id,

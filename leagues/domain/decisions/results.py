@@ -385,6 +385,18 @@ def decide_confirm_result(
     ]
 
 
+def _people_of(state: CompetitionState, pairing: Pairing) -> list[str]:
+    """Everyone an organiser's reason about a match may name: both entrants' players and
+    reserves, and whoever substituted for them."""
+    people: list[str] = []
+    for entrant_id in (pairing.north_south, pairing.east_west):
+        entrant = state.entrants.get(entrant_id)
+        if entrant is not None:
+            people += [*entrant.players, *([entrant.reserve] if entrant.reserve else [])]
+        people += [into for _, _, into in state.substitutions.get(entrant_id, [])]
+    return people
+
+
 def decide_forfeit(
     state: CompetitionState,
     *,
@@ -414,7 +426,8 @@ def decide_forfeit(
                 if by in ("both", schedule.SEAT_SIDES[seat])
             }
         out.append(no_show_event(number, pairing.board, absent_seats, None, actor))
-    out.append(ev.match_forfeited(data, organiser=organiser, reason=reason, actor=actor))
+    said = ev.typed(reason, ev.typist(actor), _people_of(state, pairing))
+    out.append(ev.match_forfeited(data, organiser=organiser, reason=said, actor=actor))
     return out + closing(state, number, seed, actor)
 
 
@@ -456,10 +469,9 @@ def decide_correct(
         rated=False,
         corrects=target.id,
     )
+    said = ev.typed(request.reason, ev.typist(actor), _people_of(state, pairing))
     return [
-        ev.result_corrected(
-            data, corrects=target.id, organiser=organiser, reason=request.reason, actor=actor
-        )
+        ev.result_corrected(data, corrects=target.id, organiser=organiser, reason=said, actor=actor)
     ]
 
 

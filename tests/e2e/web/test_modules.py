@@ -24,7 +24,8 @@ LIVE_GAPS = """async () => {
 }"""
 
 RECONNECT = """async () => {
-  const { ReconnectLoop, backoffDelay } = await import("/static/web/js/reconnect.js");
+  const reconnect = await import("/static/web/js/reconnect.js");
+  const { ReconnectLoop, backoffCeiling, backoffDelay } = reconnect;
   const sockets = [];
   class FakeSocket {
     constructor() { this.listeners = {}; sockets.push(this); }
@@ -70,9 +71,13 @@ RECONNECT = """async () => {
   await new Promise((resolve) => setTimeout(resolve, 30));
   return {
     beforeReset, retries, refused, afterRefusal, stopped, sockets: sockets.length,
-    delays: [0, 1, 2, 3, 5].map((n) => backoffDelay(n, 10000)),
-    capped: backoffDelay(9, 15000),
-    base: backoffDelay(2, 100, 3),
+    ceilings: [0, 1, 2, 3, 5].map((n) => backoffCeiling(n, 10000)),
+    capped: backoffCeiling(9, 15000),
+    base: backoffCeiling(2, 100, 3),
+    // The delays themselves: 500 draws at each of the first failures, with Math.random.
+    draws: [0, 1, 2, 3, 5].map((n) =>
+      Array.from({ length: 500 }, () => backoffDelay(n, 10000))),
+    ends: [backoffDelay(2, 10000, 500, () => 0), backoffDelay(2, 10000, 500, () => 0.9999)],
   };
 }"""
 
@@ -129,9 +134,24 @@ def test_the_reconnect_loop_backs_off_stops_on_a_refusal_and_ignores_old_sockets
     assert result["afterRefusal"] == 4  # no socket after the refusal
     assert result["stopped"] == {"closedWith": 1000, "current": None}
     assert result["sockets"] == 6  # the retry stop() cancelled never opened a socket
-    assert result["delays"] == [500, 1000, 2000, 4000, 10000]
+    assert result["ceilings"] == [500, 1000, 2000, 4000, 10000]
     assert result["capped"] == 15000
     assert result["base"] == 12
+
+
+def test_reconnect_delays_are_spread_over_their_ceiling_and_bounded_by_it(page: Any) -> None:
+    """Full jitter: clients dropped together by a restart do not come back together."""
+    open_site(page)
+
+    result = page.evaluate(RECONNECT)
+
+    assert result["ends"] == [0, 1999]
+    for ceiling, draws in zip(result["ceilings"], result["draws"], strict=True):
+        assert all(0 <= delay < ceiling for delay in draws)
+        # Spread over the whole range, not bunched at one instant (500 uniform draws: the
+        # chance of missing a quarter at either end is below 1e-60).
+        assert min(draws) < ceiling / 4 and max(draws) > ceiling * 3 / 4
+        assert len(set(draws)) > 100
 
 
 def test_cards_sorted_by_suit_and_named_in_words(page: Any) -> None:

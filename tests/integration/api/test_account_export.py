@@ -79,7 +79,7 @@ def test_the_export_holds_the_account_its_games_competitions_and_rating(settings
         ("site", str(me.pk)),
     ]
     (competition,) = document["competitions"]
-    assert competition["competition_id"] == cid
+    assert (competition["competition_id"], competition["name"]) == (cid, "Export cup")
     assert competition["entrant"] == {
         "id": "mine",
         "name": "Owls",

@@ -12,7 +12,7 @@
 // failures in a row) the status is "polling": the page then reads the REST version slowly
 // until the socket is back.
 
-import { ReconnectLoop, backoffDelay } from "../reconnect.js";
+import { ReconnectLoop, backoffCeiling } from "../reconnect.js";
 
 export const FALLBACK_AFTER = 2;
 export const FALLBACK_POLL_MS = 30000;
@@ -20,9 +20,10 @@ const MAX_DELAY_MS = 15000;
 // 4404: no such competition; 4400: a bad id. Reconnecting cannot help either.
 const NO_RETRY = new Set([4404, 4400]);
 
-/** Milliseconds before reconnect attempt `failures` (0 for the first after a drop). */
+/** The most milliseconds before reconnect attempt `failures` (0 for the first after a
+ * drop); the loop waits a random part of it (reconnect.js). */
 export function reconnectDelay(failures) {
-  return backoffDelay(failures, MAX_DELAY_MS);
+  return backoffCeiling(failures, MAX_DELAY_MS);
 }
 
 /**

@@ -169,10 +169,19 @@ def normal_bid(view: SeatView) -> tuple[int, HandCount]:
     return bid, count
 
 
-def easy_bid(view: SeatView) -> int:
-    """Easy's bid: its raw count rounded, nil only for a hand with nothing in it."""
+def easy_bid(view: SeatView, next_to_nil: bool = False) -> int:
+    """Easy's bid: its raw count rounded, nil only for a hand with nothing in it.
+
+    Never nil next to a partner's nil or blind nil, unless ``next_to_nil`` (easy-1 did).
+    """
     count = count_tricks(view.hand)
-    if view.rules.nil and count.total < 0.5 and nil_risk(view.hand) <= 0.5:
+    partner_nil = view.seat is not None and _partner_bid(view, view.seat) == 0
+    if (
+        view.rules.nil
+        and (next_to_nil or not partner_nil)
+        and count.total < 0.5
+        and nil_risk(view.hand) <= 0.5
+    ):
         return 0
     return max(1, min(MAX_BID, int(count.total + 0.5)))
 
@@ -184,7 +193,8 @@ def deficit(view: SeatView, seat: int) -> int:
 
 
 def wants_blind_nil(view: SeatView, far_behind: int) -> bool:
-    """Whether to bid blind nil now, before looking, when the seat may.
+    """Whether to bid blind nil now, before looking, when the seat may (revision 1 only:
+    ``blind_nil`` has the rule of the later revisions).
 
     Only when the team trails by ``far_behind`` points or more (or the opponents are
     within reach of the target), and the partner has not bid nil and has not bid so

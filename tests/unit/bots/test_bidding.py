@@ -8,6 +8,7 @@ import pytest
 
 from bots.strategies.bidding import count_tricks
 from bots.strategies.decision import Decision, NothingToDecide
+from bots.strategies.registry import strategy_of_version
 from bots.suggestion import BidSuggestion, suggest_bid
 from games.engine.cards import mask_of, parse_cards
 from games.engine.hand import PASSING
@@ -80,22 +81,40 @@ BLIND = replace(STANDARD, blind_nil=True)
 
 
 class TestBlindNil:
+    """The expected-value rule itself: tests/unit/bots/test_blind_nil.py."""
+
     @pytest.mark.parametrize("level", ["normal", "hard"])
-    def test_far_behind_bids_blind_nil(self, level: str) -> None:
+    def test_revision_1_bid_blind_nil_far_behind(self, level: str) -> None:
+        # Kept for replay: normal-1 and hard-1 bid blind nil 200 behind, first to bid.
         state = build({}, rules=BLIND, totals=(0, 250))
         assert state.turn == NORTH
-        decision = decide(level, state, totals=(0, 250))
-        assert decision == Decision.bid(0, blind=True)
+        old = strategy_of_version(f"{level}-1")
+        assert old is not None
+        assert old.decide(view_of(state, totals=(0, 250)), 0) == Decision.bid(0, blind=True)
+
+    @pytest.mark.parametrize("level", LEVELS)
+    def test_first_to_bid_far_behind_looks_first(self, level: str) -> None:
+        # Not worth it with nothing known of the partner's hand (gain under the threshold).
+        state = build({}, rules=BLIND, totals=(0, 250))
+        assert decide(level, state, totals=(0, 250)) == Decision.look()
+
+    @pytest.mark.parametrize("level", ["normal", "hard"])
+    def test_after_a_partners_5_bids_blind_nil(self, level: str) -> None:
+        state = build({}, bids={NORTH: 5, EAST: 2}, rules=BLIND, totals=(0, 150))
+        assert state.turn == SOUTH
+        assert decide(level, state, totals=(0, 150)) == Decision.bid(0, blind=True)
 
     @pytest.mark.parametrize("level", LEVELS)
     def test_a_little_behind_looks_first(self, level: str) -> None:
         state = build({}, rules=BLIND, totals=(0, 120))
         assert decide(level, state, totals=(0, 120)) == Decision.look()
 
-    def test_easy_needs_to_be_further_behind(self) -> None:
+    def test_easy_1_needed_to_be_further_behind(self) -> None:
         state = build({}, rules=BLIND, totals=(0, 250))
-        assert decide("easy", state, totals=(0, 250)) == Decision.look()
-        assert decide("easy", state, totals=(0, 320)) == Decision.bid(0, blind=True)
+        old = strategy_of_version("easy-1")
+        assert old is not None
+        assert old.decide(view_of(state, totals=(0, 250)), 0) == Decision.look()
+        assert old.decide(view_of(state, totals=(0, 320)), 0) == Decision.bid(0, blind=True)
 
     def test_blind_nil_off_means_the_cards_are_already_seen(self) -> None:
         state = build({}, totals=(0, 400))

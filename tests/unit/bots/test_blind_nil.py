@@ -23,6 +23,7 @@ from bots.strategies.blind_nil import (
 )
 from bots.strategies.decision import Decision
 from bots.strategies.registry import LEVELS, get_strategy, strategy_of_version
+from bots.strategies.replay import NotReplayable, replay_decision
 from bots.strategies.selfplay import play_hand
 from games.engine.bidding import look_at_cards, place_bid
 from games.engine.deal import deal_deck, shuffled_deck
@@ -166,3 +167,16 @@ def test_old_revisions_are_kept_for_replay() -> None:
         old = strategy_of_version(f"{level}-1")
         assert old is not None and old.version == f"{level}-1"
     assert strategy_of_version("normal-9") is None
+
+
+def test_a_move_recorded_by_revision_1_replays_as_revision_1() -> None:
+    totals = (0, 250)
+    view = seat_view(build({}, rules=BLIND, totals=totals), NORTH, totals)
+    old = {"level": "normal", "strategy_version": "normal-1", "seed": 0}
+    new = {"level": "normal", "strategy_version": "normal-2", "seed": 0}
+    assert replay_decision(old, view) == Decision.bid(0, blind=True)
+    assert replay_decision(new, view) == Decision.look()
+    with pytest.raises(NotReplayable):
+        replay_decision({"level": "normal", "strategy_version": "hard-1", "seed": 0}, view)
+    with pytest.raises(NotReplayable):
+        replay_decision({"level": "normal", "strategy_version": "normal-7", "seed": 0}, view)

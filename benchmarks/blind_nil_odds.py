@@ -3,16 +3,18 @@
 Run ``python -m benchmarks.blind_nil_odds [--level normal] [--deals N] [--seed S]``.
 
 The constants of ``bots.strategies.blind_nil`` (the chance of making blind nil and the
-points it gains or loses against a normal bid, by what the partner bid before) come from
-this measurement. For each deal (blind nil on, the standard rules otherwise, the bidder's
-team 150 behind so both its seats may bid blind nil, no bags carried in), each seat of the
-trailing team is played twice with the same cards: once bidding blind nil before looking,
-once looking and bidding as the level does; its partner always looks, and every other
-decision is the level's own. A play's value is the bidder's team's hand score minus the
-opponents' (``scoring.core``), so a blind nil that makes the opponents' contract easier
-or harder counts too. The figures per partner-bid group: blind nils played, the share
-made, and the mean value of the blind nil play minus the looking play, with a 95%
-interval. Printed as one JSON object.
+points it gains or loses against a normal bid, by ``situation``: the partner's bid and the
+opponents' so far) come from this measurement. For each deal (blind nil on, the standard
+rules otherwise, the bidder's team 150 behind so both its seats may bid blind nil, no bags
+carried in), each seat of the trailing team is played twice with the same cards: once
+bidding blind nil before looking, once looking and bidding as the level does; its partner
+always looks, and every other decision is the level's own. It is measured twice, with the
+level itself and with Easy as the bidder's partner; ``table`` keeps the less favourable
+figures of the two, situation by situation (the rule's table). A play's value is the
+bidder's team's hand score minus the opponents' (``scoring.core``), so a blind nil that
+makes the opponents' contract easier or harder counts too. The figures per situation:
+blind nils played, the share made, and the mean value of the blind nil play minus the
+looking play, with a 95% interval. Printed as one JSON object.
 """
 
 from __future__ import annotations

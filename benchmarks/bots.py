@@ -1,6 +1,8 @@
 """Bot strength: duplicate matches between two levels, printed as one JSON object.
 
-Run ``python -m benchmarks.bots [--deals N] [--a hard --b normal] [--seed S] [--workers W]``.
+Run ``python -m benchmarks.bots [--deals N] [--a hard --b normal] [--seed S] [--workers W]
+[--blind-nil]``. A side is a level (its latest revision) or a revision by version, so
+``--a normal --b normal-1`` measures a change to Normal against the revision before it.
 
 Each deal is one hand under the standard preset, played twice: once with level A as
 north-south and level B as east-west, then with the partnerships swapped, every seat
@@ -8,11 +10,18 @@ seeing the same cards both times.  Each table is scored with ``scoring.core`` fr
 (no bags carried in).  A deal's points are A's hand score minus B's, summed over its two
 tables, so the luck of the cards cancels and what remains is the play and the bidding.
 The figures: mean points per duplicate deal with a 95% interval (normal approximation),
-the share of deals A won (ties count half), nil success and bags per hand for each side,
+the share of deals A won (ties count half), nil and blind nil success and bags per hand
+for each side,
 and decision times per level (p50 and p95 in ms of wall-clock time over every bid, pass
 and card, the same over cards alone, and of process CPU time, which other programs on
 the machine do not inflate), next to the time of one random-play hand measured at the
 start and at the end of the run as the machine's baseline, and the load average.
+
+``--blind-nil``: blind nil on (``PRESETS["standard"]`` otherwise), and every deal starts
+from a score where north-south trails by at least 100, so both north-south seats may bid
+blind nil at both tables (A's seats at one, B's at the other, on the same cards). The
+scores cycle through ``BLIND_NIL_TOTALS``: 150 to 300 behind, early and late in the game,
+one of them the last chance (the opponents 50 from the target, 300 ahead).
 """
 
 from __future__ import annotations
@@ -26,12 +35,12 @@ import platform
 import random
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bots.strategies.decision import Decision, Strategy
 from bots.strategies.hard import HardStrategy
-from bots.strategies.registry import LEVELS, get_strategy
+from bots.strategies.registry import LEVELS, get_strategy, strategy_of_version
 from bots.strategies.selfplay import play_hand
 from games.engine.bidding import legal_bids, place_bid
 from games.engine.cards import cards_in
@@ -42,6 +51,16 @@ from games.engine.rules import PRESETS
 from scoring.core.hand_score import score_team
 
 RULES = PRESETS["standard"]
+BLIND_NIL_RULES = replace(RULES, blind_nil=True)
+# North-south's and east-west's totals before a deal of the --blind-nil run, in turn.
+BLIND_NIL_TOTALS: tuple[tuple[int, int], ...] = (
+    (0, 150),
+    (100, 300),
+    (-50, 200),
+    (250, 400),
+    (150, 450),
+    (300, 420),
+)
 
 
 @dataclass
@@ -51,6 +70,10 @@ class SideStats:
     hands: int = 0
     nils_bid: int = 0
     nils_made: int = 0
+    blind_nils_bid: int = 0
+    blind_nils_made: int = 0
+    blind_nil_points: int = 0
+    hand_points: int = 0
     bags: int = 0
     sets: int = 0
     decision_ms: list[float] = field(default_factory=list)
@@ -69,18 +92,30 @@ class DealResult:
 
 _levels: tuple[str, str] = ("hard", "normal")
 _hard_budget: int | None = None
+_blind_nil = False
 
 
-def _init_worker(levels: tuple[str, str], hard_budget: int | None) -> None:
-    global _levels, _hard_budget
+def _init_worker(levels: tuple[str, str], hard_budget: int | None, blind_nil: bool) -> None:
+    global _levels, _hard_budget, _blind_nil
     _levels = levels
     _hard_budget = hard_budget
+    _blind_nil = blind_nil
 
 
-def _strategy(level: str) -> Strategy:
-    if level == "hard" and _hard_budget is not None:
-        return HardStrategy(playout_budget=_hard_budget)
-    return get_strategy(level)
+def side_strategy(side: str) -> Strategy:
+    """A side's strategy: a level's latest revision, or a revision by version."""
+    if side in LEVELS:
+        strategy = get_strategy(side)
+    else:
+        found = strategy_of_version(side)
+        if found is None:
+            raise ValueError(f"{side!r} is neither a level nor a kept revision.")
+        strategy = found
+    if strategy.version.startswith("hard-") and _hard_budget is not None:
+        return HardStrategy(
+            playout_budget=_hard_budget, revision=int(strategy.version.split("-")[1])
+        )
+    return strategy
 
 
 def play_deal(job: tuple[int, int]) -> DealResult:
@@ -89,7 +124,9 @@ def play_deal(job: tuple[int, int]) -> DealResult:
     dealer = index & 3
     dealt = deal_deck(shuffled_deck(f"bots-benchmark-{seed}", index + 1), dealer)
     a_level, b_level = _levels
-    a_strategy, b_strategy = _strategy(a_level), _strategy(b_level)
+    a_strategy, b_strategy = side_strategy(a_level), side_strategy(b_level)
+    rules = BLIND_NIL_RULES if _blind_nil else RULES
+    totals = BLIND_NIL_TOTALS[index % len(BLIND_NIL_TOTALS)] if _blind_nil else (0, 0)
     a_stats, b_stats = SideStats(), SideStats()
     points = 0
     for a_team in (0, 1):
@@ -104,10 +141,16 @@ def play_deal(job: tuple[int, int]) -> DealResult:
             if decision.kind == "play":
                 stats.play_ms.append(ms)
 
-        state = new_hand(RULES, dealt, dealer, index + 1)
-        play_hand(state, strategies, seed * 1_000_003 + index * 2 + a_team, on_decision=record)
+        state = new_hand(rules, dealt, dealer, index + 1, totals)
+        play_hand(
+            state,
+            strategies,
+            seed * 1_000_003 + index * 2 + a_team,
+            team_totals=totals,
+            on_decision=record,
+        )
         scores = {
-            team: score_team(RULES, team, state.bids, state.blind, state.tricks_won, 0, 0)
+            team: score_team(rules, team, state.bids, state.blind, state.tricks_won, 0, 0)
             for team in (0, 1)
         }
         points += scores[a_team].hand_score - scores[1 - a_team].hand_score
@@ -115,8 +158,12 @@ def play_deal(job: tuple[int, int]) -> DealResult:
             score = scores[team]
             stats.hands += 1
             stats.bags += score.bags
-            stats.nils_bid += len(score.nils)
-            stats.nils_made += sum(1 for nil in score.nils if nil.made)
+            stats.hand_points += score.hand_score
+            stats.nils_bid += sum(1 for nil in score.nils if not nil.blind)
+            stats.nils_made += sum(1 for nil in score.nils if nil.made and not nil.blind)
+            stats.blind_nils_bid += sum(1 for nil in score.nils if nil.blind)
+            stats.blind_nils_made += sum(1 for nil in score.nils if nil.made and nil.blind)
+            stats.blind_nil_points += sum(nil.points for nil in score.nils if nil.blind)
             stats.sets += 0 if score.made or score.contract == 0 else 1
     return DealResult(points, a_stats, b_stats)
 
@@ -148,12 +195,20 @@ def summarize(side: list[SideStats]) -> dict[str, Any]:
     hands = sum(s.hands for s in side)
     nils_bid = sum(s.nils_bid for s in side)
     nils_made = sum(s.nils_made for s in side)
+    blind_bid = sum(s.blind_nils_bid for s in side)
+    blind_made = sum(s.blind_nils_made for s in side)
     times = [ms for s in side for ms in s.decision_ms]
     plays = [ms for s in side for ms in s.play_ms]
     cpu = [ms for s in side for ms in s.cpu_ms]
     return {
         "nils_bid": nils_bid,
         "nil_success_rate": round(nils_made / nils_bid, 3) if nils_bid else None,
+        "blind_nils_bid": blind_bid,
+        "blind_nil_success_rate": round(blind_made / blind_bid, 3) if blind_bid else None,
+        "blind_nil_points": sum(s.blind_nil_points for s in side),
+        "hand_points_per_hand": round(sum(s.hand_points for s in side) / hands, 2)
+        if hands
+        else None,
         "bags_per_hand": round(sum(s.bags for s in side) / hands, 3) if hands else None,
         "sets_per_hand": round(sum(s.sets for s in side) / hands, 3) if hands else None,
         "decisions": len(times),
@@ -174,7 +229,13 @@ def summarize(side: list[SideStats]) -> dict[str, Any]:
 
 
 def run(
-    a: str, b: str, deals: int, seed: int, workers: int, hard_budget: int | None
+    a: str,
+    b: str,
+    deals: int,
+    seed: int,
+    workers: int,
+    hard_budget: int | None,
+    blind_nil: bool = False,
 ) -> dict[str, object]:
     """Play the match and return the figures."""
     baseline = random_hand_ms()
@@ -183,10 +244,10 @@ def run(
     jobs = [(seed, index) for index in range(deals)]
     if workers > 1:
         context = multiprocessing.get_context("fork")
-        with context.Pool(workers, _init_worker, ((a, b), hard_budget)) as pool:
+        with context.Pool(workers, _init_worker, ((a, b), hard_budget, blind_nil)) as pool:
             results = pool.map(play_deal, jobs, chunksize=4)
     else:
-        _init_worker((a, b), hard_budget)
+        _init_worker((a, b), hard_budget, blind_nil)
         results = [play_deal(job) for job in jobs]
     elapsed = time.perf_counter() - started
     load_after = os.getloadavg()[0]
@@ -202,9 +263,11 @@ def run(
         "benchmark": "bots",
         "a": a,
         "b": b,
-        "a_version": _strategy_version(a, hard_budget),
-        "b_version": _strategy_version(b, hard_budget),
+        "a_version": side_strategy(a).version,
+        "b_version": side_strategy(b).version,
         "preset": "standard",
+        "blind_nil": blind_nil,
+        "totals": [list(t) for t in BLIND_NIL_TOTALS] if blind_nil else [[0, 0]],
         "deals": deals,
         "hands": 2 * deals,
         "seed": seed,
@@ -232,17 +295,17 @@ def _timing(side: dict[str, Any]) -> dict[str, float]:
     }
 
 
-def _strategy_version(level: str, hard_budget: int | None) -> str:
-    _init_worker(_levels, hard_budget)
-    return _strategy(level).version
-
-
 def main(argv: list[str] | None = None) -> None:
     """Parse the options, play the match, print one JSON object."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--deals", type=int, default=400, help="duplicate deals (default 400)")
-    parser.add_argument("--a", choices=LEVELS, default="hard", help="level A (default hard)")
-    parser.add_argument("--b", choices=LEVELS, default="normal", help="level B (default normal)")
+    sides = [*LEVELS, *(f"{level}-1" for level in LEVELS)]
+    parser.add_argument(
+        "--a", choices=sides, default="hard", help="level or revision A (default hard)"
+    )
+    parser.add_argument(
+        "--b", choices=sides, default="normal", help="level or revision B (default normal)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     parser.add_argument(
         "--workers", type=int, default=2, help="processes to play deals in (default 2)"
@@ -253,6 +316,11 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="simulated card plays per Hard decision (default: the level's own)",
     )
+    parser.add_argument(
+        "--blind-nil",
+        action="store_true",
+        help="blind nil on, north-south trailing (see BLIND_NIL_TOTALS)",
+    )
     args = parser.parse_args(argv)
     if args.deals < 2:
         parser.error("--deals must be at least 2 (an interval needs two deals)")
@@ -260,7 +328,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--workers must be at least 1")
     if args.hard_budget is not None and args.hard_budget < 1:
         parser.error("--hard-budget must be at least 1")
-    result = run(args.a, args.b, args.deals, args.seed, args.workers, args.hard_budget)
+    result = run(
+        args.a, args.b, args.deals, args.seed, args.workers, args.hard_budget, args.blind_nil
+    )
     sys.stdout.write(json.dumps(result) + "\n")
 
 

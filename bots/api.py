@@ -23,6 +23,12 @@ SUGGESTION = inline_serializer(
         "seat": serializers.CharField(),
         "bid": serializers.JSONField(help_text='0-13 or "nil"'),
         "counted": serializers.ListField(child=serializers.CharField()),
+        "marks": serializers.ChoiceField(
+            choices=["counted", "best_chance", "none"],
+            help_text="what the cards in counted are: the cards counted towards the bid, "
+            "the card most likely to take a trick (nothing counted), or none (nil)",
+        ),
+        "reason": serializers.CharField(help_text="why this bid, in words"),
     },
 )
 

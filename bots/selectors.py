@@ -80,7 +80,8 @@ def overdue_bot_tables(overdue_seconds: float) -> list[tuple[str, int]]:
 
 
 def bid_suggestion(table_id: object, viewer: Any) -> dict[str, Any]:
-    """``{"version", "seat", "bid", "counted"}`` for the viewer's own bidding turn.
+    """``{"version", "seat", "bid", "counted", "marks", "reason"}`` for the viewer's own
+    bidding turn (``bots.suggestion``: the cards to mark, what they are, the reason).
 
     ``games.selectors.visibility.table_view`` carries no suggestion, so the client asks
     for it (``bots.api``). It is computed from the viewer's own ``SeatView`` only (the
@@ -107,4 +108,6 @@ def bid_suggestion(table_id: object, viewer: Any) -> dict[str, Any]:
             "seat": SEAT_NAMES[seat],
             "bid": bid_label(suggestion.bid, False),
             "counted": [card_name(card) for card in suggestion.counted],
+            "marks": suggestion.marks,
+            "reason": suggestion.reason,
         }

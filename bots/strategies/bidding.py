@@ -135,44 +135,114 @@ def _partner_bid(view: SeatView, seat: int) -> int:
     return view.bids[partner_of(seat)]
 
 
+# Why a bid differs from the plain count (BidReasoning.notes), for the bid suggestion.
+PARTNER_HIGH = "partner_high"  # the partner bid 4+: side kings and queens count less
+BAGS_EXACT = "bags_exact"  # 7+ bags under a bag penalty: bid exactly (rounded)
+SET_ZERO = "set_zero"  # a set scores 0: rounded up
+OVERBID = "overbid"  # the four bids would pass 14: one trick off
+MINIMUM = "minimum"  # the count is under one trick, but a bid is at least 1
+NIL_OFF = "nil_off"  # nil is not played at this table
+PARTNER_NIL = "partner_nil"  # no nil next to a partner's nil
+NIL_RISKY = "nil_risky"  # the hand has cards that may be forced to win a trick
+NIL_WEAK = "nil_weak"  # the hand is weak and safe enough for nil
+
+
+@dataclass(frozen=True, slots=True)
+class BidReasoning:
+    """Normal's bid (0 is nil), the count behind it, the estimate it rounded and the notes
+    (the constants above) on what changed the bid; the suggestion puts them in words."""
+
+    bid: int
+    count: HandCount
+    estimate: float
+    notes: tuple[str, ...]
+
+
 def normal_bid(view: SeatView) -> tuple[int, HandCount]:
     """Normal's bid for the seat to bid (0 is nil) and the count behind it."""
+    reasoning = reason_bid(view)
+    return reasoning.bid, reasoning.count
+
+
+def reason_bid(view: SeatView) -> BidReasoning:
+    """Normal's bid for the seat to bid, with why (see :class:`BidReasoning`)."""
     if view.seat is None:
         raise ValueError("A spectator does not bid.")
     seat = view.seat
     rules = view.rules
+    notes: list[str] = []
     count = count_tricks(view.hand)
     partner_bid = _partner_bid(view, seat)
     soft = count.soft
     if partner_bid >= 4:
         # The partner holds many of the high cards: our kings and queens win less often.
         soft *= 0.7
+        if count.soft:
+            notes.append(PARTNER_HIGH)
     estimate = count.sure + soft + count.trumps
     bags = view.team_bags[team_of(seat)]
     if rules.bag_penalty and bags >= BAGS_NEAR_PENALTY:
         bid = int(estimate + 0.5)  # bid exactly: every extra trick brings the penalty nearer
+        notes.append(BAGS_EXACT)
     elif rules.set_penalty == "zero":
         bid = int(estimate + 0.5)  # a set only scores 0 here, so bidding up costs little
+        notes.append(SET_ZERO)
     else:
         bid = int(estimate + 0.15)  # a little low: a set costs the whole bid
     others_bid = sum(b for s, b in enumerate(view.bids) if s != seat and b != NO_BID)
     if others_bid + bid > 14 and bid > 1:
         bid -= 1  # someone will be set; do not make it us
+        notes.append(OVERBID)
+    risk = nil_risk(view.hand)
     if (
         rules.nil
         and partner_bid != 0
-        and nil_risk(view.hand) <= (1.5 if partner_bid >= 4 else 1.2)
+        and risk <= (1.5 if partner_bid >= 4 else 1.2)
         and estimate < 2.0
     ):
-        return 0, count
+        return BidReasoning(0, count, estimate, (NIL_WEAK,))
+    if bid < 1:
+        notes.append(MINIMUM)
+        if not rules.nil:
+            notes.append(NIL_OFF)
+        elif partner_bid == 0:
+            notes.append(PARTNER_NIL)
+        else:
+            notes.append(NIL_RISKY)
     bid = max(1, min(MAX_BID, bid))
-    return bid, count
+    return BidReasoning(bid, count, estimate, tuple(notes))
 
 
-def easy_bid(view: SeatView) -> int:
-    """Easy's bid: its raw count rounded, nil only for a hand with nothing in it."""
+def nil_dangers(hand: int) -> list[int]:
+    """The cards that make nil risky, highest first (a spade before a side card of the same
+    rank): spades from the ten up, and side aces, and kings and queens with fewer than two
+    low cards (2-7) to play under them."""
+    dangers: list[int] = []
+    for card in reversed(_cards_low_first(hand & SUIT_MASKS[SPADES])):
+        if card - SPADES * 13 >= TEN:
+            dangers.append(card)
+    for suit in (0, 1, 2):
+        cards = hand & SUIT_MASKS[suit]
+        low = sum(1 for c in _cards_low_first(cards) if c % 13 <= 5)
+        for card in reversed(_cards_low_first(cards)):
+            if card % 13 >= QUEEN and (card % 13 == ACE or low < 2):
+                dangers.append(card)
+    return sorted(dangers, key=lambda c: (c % 13, c // 13 == SPADES), reverse=True)
+
+
+def easy_bid(view: SeatView, next_to_nil: bool = False) -> int:
+    """Easy's bid: its raw count rounded, nil only for a hand with nothing in it.
+
+    Never nil next to a partner's nil or blind nil, unless ``next_to_nil`` (easy-1 did).
+    """
     count = count_tricks(view.hand)
-    if view.rules.nil and count.total < 0.5 and nil_risk(view.hand) <= 0.5:
+    partner_nil = view.seat is not None and _partner_bid(view, view.seat) == 0
+    if (
+        view.rules.nil
+        and (next_to_nil or not partner_nil)
+        and count.total < 0.5
+        and nil_risk(view.hand) <= 0.5
+    ):
         return 0
     return max(1, min(MAX_BID, int(count.total + 0.5)))
 
@@ -184,7 +254,8 @@ def deficit(view: SeatView, seat: int) -> int:
 
 
 def wants_blind_nil(view: SeatView, far_behind: int) -> bool:
-    """Whether to bid blind nil now, before looking, when the seat may.
+    """Whether to bid blind nil now, before looking, when the seat may (revision 1 only:
+    ``blind_nil`` has the rule of the later revisions).
 
     Only when the team trails by ``far_behind`` points or more (or the opponents are
     within reach of the target), and the partner has not bid nil and has not bid so

@@ -33,15 +33,17 @@ from .card_play import choose_card
 from .decision import Decision, NothingToDecide
 from .determinize import sample_weighted
 from .inference import infer
-from .normal import decide_by_heuristics
+from .normal import BLIND_NIL_RULES, LATEST, decide_by_heuristics
 from .reading import play_context, trick_leader_card
 from .rollout import play_out, score_difference
 
 
 class HardStrategy:
-    """The Hard level: determinized playouts guided by Normal's heuristics."""
+    """The Hard level: determinized playouts guided by Normal's heuristics.
 
-    version = "hard-1"
+    ``revision`` picks an earlier revision's decisions (kept for replay): hard-N bids as
+    normal-N does; the search is the same in every revision.
+    """
 
     def __init__(
         self,
@@ -50,7 +52,13 @@ class HardStrategy:
         max_samples: int = 64,
         time_limit_ms: float = 150.0,
         heuristic_bonus: float = 1.0,
+        revision: int = LATEST,
     ) -> None:
+        if revision not in BLIND_NIL_RULES:
+            raise ValueError(f"Hard has no revision {revision}.")
+        self.revision = revision
+        self.version = f"hard-{revision}"
+        self._blind_nil = BLIND_NIL_RULES[revision]
         self.playout_budget = playout_budget
         self.min_samples = min_samples
         self.max_samples = max_samples
@@ -69,7 +77,7 @@ class HardStrategy:
             card, searched = self.search_card(view, seed, samples)
             return Decision.play(card).searched(searched)
         if view.phase in (BIDDING, PASSING):
-            return decide_by_heuristics(view)
+            return decide_by_heuristics(view, self._blind_nil)
         raise NothingToDecide(f"Seat {seat} has nothing to decide now.")
 
     def sample_count(self, candidates: int, cards_left: int) -> int:

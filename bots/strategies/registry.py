@@ -1,4 +1,5 @@
-"""The levels by name: ``get_strategy("easy" | "normal" | "hard")``."""
+"""The levels by name: ``get_strategy("easy" | "normal" | "hard")`` (the latest revision),
+and every revision by version: ``strategy_of_version("normal-1")`` (for replay)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,19 @@ _STRATEGIES: dict[str, Strategy] = {
 }
 
 
+# Earlier revisions, kept so that moves recorded under them replay exactly (replay.py);
+# every version ever stored in a move's metadata must stay here.
+_VERSIONS: dict[str, Strategy] = {
+    strategy.version: strategy
+    for strategy in (
+        *_STRATEGIES.values(),
+        EasyStrategy(revision=1),
+        NormalStrategy(revision=1),
+        HardStrategy(revision=1),
+    )
+}
+
+
 class UnknownLevel(ValueError):
     """A level name that is not one of :data:`LEVELS`."""
 
@@ -28,3 +42,8 @@ def get_strategy(level: str) -> Strategy:
         raise UnknownLevel(
             f"Unknown bot level {level!r}: use one of {', '.join(LEVELS)}."
         ) from None
+
+
+def strategy_of_version(version: str) -> Strategy | None:
+    """The strategy of a version (``"normal-1"``, ``"hard-2"``...), or ``None`` if unknown."""
+    return _VERSIONS.get(version)

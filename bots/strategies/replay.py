@@ -2,8 +2,9 @@
 
 A bot's move is stored with ``{"level", "strategy_version", "seed", "samples"}`` in its
 event metadata (``samples`` only when a search ran).  :func:`replay_decision` asks the
-same level for the same view with that seed and search budget and gets the same move,
-however loaded the machine is: a budgeted search ignores the clock.
+same revision of the level (``strategy_version``: earlier revisions are kept) for the same
+view with that seed and search budget and gets the same move, however loaded the machine
+is: a budgeted search ignores the clock.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Mapping
 from games.engine.view import SeatView
 
 from .decision import Decision
-from .registry import get_strategy
+from .registry import get_strategy, strategy_of_version
 
 
 class NotReplayable(ValueError):
@@ -25,11 +26,13 @@ def replay_decision(actor: Mapping[str, object], view: SeatView) -> Decision:
     level = actor.get("level")
     if not isinstance(level, str):
         raise NotReplayable("The metadata names no bot level.")
-    strategy = get_strategy(level)
-    if actor.get("strategy_version") != strategy.version:
+    get_strategy(level)  # an unknown level raises UnknownLevel
+    version = actor.get("strategy_version")
+    strategy = strategy_of_version(version) if isinstance(version, str) else None
+    if strategy is None or not strategy.version.startswith(f"{level}-"):
         raise NotReplayable(
-            f"The move was decided by {actor.get('strategy_version')!r}; "
-            f"this code is {strategy.version!r}."
+            f"The move was decided by {version!r}, which is not a revision of {level!r} "
+            f"this code keeps."
         )
     return strategy.decide(view, _seed(actor.get("seed")), samples=_samples(actor.get("samples")))
 

@@ -44,10 +44,14 @@ def test_bid_with_suggestion_refused_card_and_a_trick_over_the_websocket(page: A
     text = page.locator("#suggestion").inner_text()
     counted = re.search(r"★ marks (the card|the (\d+) cards) it counted: sure tricks", text)
     marked = page.locator(".hand .card.counted")
+    # Every suggestion names its reason; one to win tricks marks at least one card.
+    assert re.match(r"Suggested bid: \w+\. (Your hand counts|No card in your hand)", text), text
     if counted:
         assert marked.count() == int(counted.group(2) or 1)
+    elif "★ marks your best chance of a trick." in text:
+        expect(marked).to_have_count(1)
     else:
-        assert "none is marked" in text or "Nil" not in text, text
+        assert text.startswith("Suggested bid: Nil.") and "None is marked" in text, text
         expect(marked).to_have_count(0)
     bid = suggested.get_attribute("data-bid")
     suggested.click()

@@ -26,6 +26,19 @@ WORDS = """async () => {
     }),
     nil: suggestion("nil", []),
     two: suggestion(2, ["AS", "KS", "QH"]),
+    one: w.suggestionText({
+      bid: 1, counted: new Set(["QH"]), marks: "best_chance",
+      reason: "No card in your hand counts as a trick. 1 is the lowest bid here: nil is risky"
+        + " with the queen of hearts.",
+    }),
+    nilWhy: w.suggestionText({
+      bid: "nil", counted: new Set(), marks: "none",
+      reason: "No card in your hand looks likely to take a trick.",
+    }),
+    partnerNil: [
+      { north: "nil" }, { north: "blind_nil" }, { north: 0 }, { north: 3 }, { east: "nil" },
+    ].map((bids) => w.partnerNilBid({ ...view, hand: { bids } })),
+    warning: w.doubleNilWarning("blind_nil", "nil", { nil_points: 100, blind_nil_points: 200 }),
     none: w.suggestionText(null),
     caption: w.trickCaption(view, { winner: "south", hand: 1 }),
     lastTrick: w.trickCaption(spectator, { winner: null, winnerTeam: "east_west", hand: 3 }),
@@ -79,7 +92,20 @@ def test_table_words_for_a_player_and_a_spectator(page: Any) -> None:
     assert result["yourLead"] == "Your lead: play a card."
     # A Nil suggestion marks no card and says why; the stars of a numeric one are explained
     # (three cards may be counted for a bid of two: some count as part of a trick).
-    assert result["nil"].startswith("Suggested bid: Nil.") and "none is marked" in result["nil"]
+    assert result["nil"].startswith("Suggested bid: Nil.") and "None is marked" in result["nil"]
+    assert result["nilWhy"] == (
+        "Suggested bid: Nil. No card in your hand looks likely to take a trick. None is marked."
+    )
+    # A bid of 1 from a hand that counts nothing still says why, and marks its best card.
+    assert result["one"] == (
+        "Suggested bid: 1. No card in your hand counts as a trick. 1 is the lowest bid here: nil"
+        " is risky with the queen of hearts. ★ marks your best chance of a trick."
+    )
+    assert result["partnerNil"] == ["nil", "blind_nil", "nil", None, None]
+    assert result["warning"].startswith(
+        "Your partner has bid blind nil (±200). If you bid nil (±100) too, your team has no"
+        " contract"
+    )
     assert result["two"] == (
         "Suggested bid: 2. ★ marks the 3 cards it counted: sure tricks, cards that may take a"
         " trick (each worth part of one), and long spades."

@@ -57,6 +57,8 @@ def test_suggestion_is_normals_bid_from_the_players_view() -> None:
     assert body["seat"] == "south"
     assert body["bid"] == ("nil" if expected.bid == 0 else expected.bid)
     assert body["counted"] == [card_name(card) for card in expected.counted]
+    assert body["marks"] == expected.marks and body["reason"] == expected.reason
+    assert body["reason"]
     assert set(body["counted"]) <= own_cards
 
 

@@ -485,10 +485,14 @@ function connectionStatus(kind, text) {
 
 function enqueue(view, events) {
   if (!app.presenter) return;
+  // Ask for the suggestion as soon as the page knows of the bidding turn, not when the
+  // presenter has finished laying out the moves before it (over a second after a hand's
+  // last trick): the answer is then ready, or nearly, when the turn is drawn.
+  const hand = view && view.hand;
+  if (view && view.id === app.tableId && hand && hand.phase === "bidding" && hand.turn === view.your_seat) {
+    maybeSuggest(view);
+  }
   app.presenter.enqueue(view, events);
-  const shown = app.renderer.view;
-  const hand = shown && shown.hand;
-  if (hand && hand.phase === "bidding" && hand.turn === shown.your_seat) maybeSuggest(shown);
 }
 
 /** The page takes no move while the screen shows an older state than it knows (and says so). */
@@ -610,7 +614,16 @@ function onBidClick(event) {
   const button = event.target.closest("button.bid-button");
   if (!button || !app.renderer || !app.renderer.view) return;
   const bid = Number(button.dataset.bid);
-  command("bid", { seat: app.renderer.view.your_seat, bid: bid === 0 ? "nil" : bid });
+  bidOrWarn(bid === 0 ? "nil" : bid);
+}
+
+/** Bids, except a nil next to the partner's nil, which asks first (the double nil warning). */
+function bidOrWarn(bid) {
+  const renderer = app.renderer;
+  if (!renderer || !renderer.view) return;
+  if ((bid === "nil" || bid === "blind_nil") && renderer.warnDoubleNil(bid)) return;
+  renderer.hideDoubleNil();
+  command("bid", { seat: renderer.view.your_seat, bid });
 }
 
 // ------------------------------------------------------------------ start
@@ -632,7 +645,16 @@ function wire() {
   $("hand").addEventListener("click", onHandClick);
   $("bid-buttons").addEventListener("click", onBidClick);
   const seat = () => app.renderer.view.your_seat;
-  $("bid-blind-nil").addEventListener("click", () => command("bid", { seat: seat(), bid: "blind_nil" }));
+  $("bid-blind-nil").addEventListener("click", () => bidOrWarn("blind_nil"));
+  $("double-nil-confirm").addEventListener("click", (event) => {
+    app.renderer.hideDoubleNil();
+    command("bid", { seat: seat(), bid: event.currentTarget.dataset.bid });
+  });
+  $("double-nil-cancel").addEventListener("click", () => {
+    app.renderer.hideDoubleNil();
+    const back = document.querySelector("#bid-buttons .bid-button, #look-cards:not([hidden])");
+    if (back) back.focus();
+  });
   $("look-cards").addEventListener("click", () => command("look", { seat: seat() }));
   $("pass-cards").addEventListener("click", () =>
     command("pass", { seat: seat(), cards: [...app.renderer.selectedPass] }),

@@ -9,6 +9,8 @@ import { presetTitle, rulesSummary } from "../rules.js";
 import {
   bidText,
   capital,
+  doubleNilWarning,
+  partnerNilBid,
   positionOf,
   SEATS,
   seatName,
@@ -262,6 +264,8 @@ export class TableRenderer {
     const myTurn =
       view.status === "playing" && hand && hand.phase === "bidding" && hand.turn === view.your_seat;
     panel.hidden = !myTurn;
+    const warning = this.part("double-nil");
+    if (warning && (!myTurn || warning.dataset.hand !== String(hand.number))) warning.hidden = true;
     if (!myTurn) return;
     const blindFirst = !mine.cards;
     this.part("blind-box").hidden = !blindFirst;
@@ -292,11 +296,47 @@ export class TableRenderer {
     }
   }
 
-  /** The suggestion for hand `hand`: {bid, counted: [cards]} or null when none came. */
+  /**
+   * Before the viewer bids `bid` ("nil" or "blind_nil") next to a partner's nil: shows the
+   * warning, whose confirm button carries the bid (`data-bid`), and returns true; false when
+   * the partner has not bid nil (bid straight away).
+   */
+  warnDoubleNil(bid) {
+    const view = this.view;
+    const warning = this.part("double-nil");
+    const partnerBid = view && partnerNilBid(view);
+    if (!warning || !partnerBid) return false;
+    warning.dataset.hand = String(view.hand.number);
+    this.setText("double-nil-text", doubleNilWarning(partnerBid, bid, view.rules));
+    const confirm = this.part("double-nil-confirm");
+    confirm.dataset.bid = bid;
+    confirm.textContent = bid === "blind_nil" ? "Bid blind nil anyway" : "Bid nil anyway";
+    warning.hidden = false;
+    this.part("double-nil-cancel").focus();
+    return true;
+  }
+
+  /** Hides the double nil warning (a bid was chosen, or the player thought again). */
+  hideDoubleNil() {
+    const warning = this.part("double-nil");
+    if (warning) warning.hidden = true;
+  }
+
+  /**
+   * The suggestion for hand `hand`: {bid, counted: [cards], marks, reason} or null when
+   * none came. It may come before the turn is on screen (asked for as soon as the page
+   * knows of the turn); it is drawn when the turn is.
+   */
   setSuggestion(hand, answer) {
     // A Nil suggestion marks no card: it counted none as a trick.
     const counted = answer && answer.bid !== 0 && answer.bid !== "nil" ? answer.counted : [];
-    this.suggestion = { hand, bid: answer ? answer.bid : null, counted: new Set(counted) };
+    this.suggestion = {
+      hand,
+      bid: answer ? answer.bid : null,
+      counted: new Set(counted),
+      marks: answer ? answer.marks : null,
+      reason: answer ? answer.reason : "",
+    };
     if (this.view && this.view.hand && this.view.hand.number === hand) {
       const focus = this.focusBefore();
       this.renderBidding(this.view);
@@ -385,7 +425,8 @@ export class TableRenderer {
       }
       if (counted.has(card)) {
         button.classList.add("counted");
-        label += " (counted for the suggestion)";
+        label +=
+          this.suggestion.marks === "best_chance" ? " (your best chance of a trick)" : " (counted for the suggestion)";
         const star = document.createElement("span");
         star.className = "counted-mark";
         star.setAttribute("aria-hidden", "true");

@@ -36,6 +36,15 @@ export function isNil(bid) {
   return bid === 0 || bid === "nil";
 }
 
+/** The viewer's partner's bid when it is nil or blind nil ("nil", "blind_nil"), else null. */
+export function partnerNilBid(view) {
+  const you = SEATS.indexOf(view.your_seat);
+  if (you < 0 || !view.hand) return null;
+  const bid = view.hand.bids[SEATS[(you + 2) % 4]];
+  if (bid === "blind_nil") return bid;
+  return isNil(bid) ? "nil" : null;
+}
+
 /** A bid as shown: "–" (none yet), "Nil", "Blind nil" or the number. */
 export function bidText(bid) {
   if (bid === null || bid === undefined) return "–";
@@ -107,22 +116,46 @@ export function trickCaption(view, finished) {
 }
 
 /**
- * The bid suggestion in words. Its stars mark the cards Normal counted towards the bid: sure
- * tricks, cards worth part of a trick, and long spades, so their number need not equal the
- * bid. A Nil suggestion counts no card, so it marks none and says why.
+ * The bid suggestion in words: the bid, the reason the server gave for it (the count and
+ * what changed it; for a bid of 1 from a weak hand, why not nil), and what the stars mark:
+ * the cards Normal counted towards the bid (sure tricks, cards worth part of a trick, long
+ * spades, so their number need not equal the bid), or, when it counted none, the card most
+ * likely to take a trick. A Nil suggestion marks no card.
  */
 export function suggestionText(suggestion) {
   if (!suggestion) return "Working out a suggested bid…";
   if (suggestion.bid === null) return "No suggestion is available right now.";
+  const reason = suggestion.reason ? ` ${suggestion.reason}` : "";
   if (isNil(suggestion.bid)) {
-    return "Suggested bid: Nil. No card in your hand looks likely to take a trick, so none is marked.";
+    const why = reason || " No card in your hand looks likely to take a trick.";
+    return `Suggested bid: Nil.${why} None is marked.`;
   }
   const counted = suggestion.counted.size;
-  if (!counted) return `Suggested bid: ${bidText(suggestion.bid)}.`;
-  const cards = counted === 1 ? "the card" : `the ${counted} cards`;
+  let marks = "";
+  if (suggestion.marks === "best_chance" && counted) {
+    marks = " ★ marks your best chance of a trick.";
+  } else if (counted) {
+    const cards = counted === 1 ? "the card" : `the ${counted} cards`;
+    marks =
+      ` ★ marks ${cards} it counted: ` +
+      "sure tricks, cards that may take a trick (each worth part of one), and long spades.";
+  }
+  return `Suggested bid: ${bidText(suggestion.bid)}.${reason}${marks}`;
+}
+
+/**
+ * The warning before a double nil: the partner (`partnerBid`, "nil" or "blind_nil") has bid
+ * nil and the player is about to bid `bid` ("nil" or "blind_nil") too. `rules` gives the
+ * points at stake.
+ */
+export function doubleNilWarning(partnerBid, bid, rules) {
+  const points = (b) => (b === "blind_nil" ? rules.blind_nil_points : rules.nil_points);
+  const theirs = `${bidText(partnerBid).toLowerCase()} (±${points(partnerBid)})`;
+  const yours = `${bidText(bid).toLowerCase()} (±${points(bid)})`;
   return (
-    `Suggested bid: ${bidText(suggestion.bid)}. ★ marks ${cards} it counted: ` +
-    "sure tricks, cards that may take a trick (each worth part of one), and long spades."
+    `Your partner has bid ${theirs}. If you bid ${yours} too, your team has no contract: ` +
+    "nobody is left to win tricks for you or to cover your partner, each nil is scored on its " +
+    "own, and a failed one loses its points. Most double nils fail."
   );
 }
 

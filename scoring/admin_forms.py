@@ -71,7 +71,8 @@ def _number_field(name: str) -> forms.IntegerField:
     label, help_text = LABELS[name]
     return forms.IntegerField(
         label=label,
-        required=name not in ("lose_score", "hands"),
+        # Empty: no losing score, a game to the target, no extra hands.
+        required=name not in ("lose_score", "hands", "extra_hands"),
         min_value=low,
         max_value=high,
         help_text=f"{help_text} From {low} to {high} ({reason}).",
@@ -144,6 +145,8 @@ class RulePresetForm(forms.ModelForm):
         if any(name in self.errors for name in FIELD_NAMES):
             return cleaned  # each field says what is wrong with it first
         values = {name: cleaned.get(name) for name in FIELD_NAMES}
+        if values["extra_hands"] is None:
+            values["extra_hands"] = 0
         try:
             cleaned["rules"] = rules_from_mapping(values).to_dict()
         except RulesError as error:

@@ -112,8 +112,10 @@ def render_score_table(
     console.print(table)
     totals = ", ".join(f"{TEAM_WORDS[t]} {ledger.totals[t]}" for t in (0, 1))
     console.print(f"Totals: {totals}.")
-    if ledger.winner is None:
+    if not ledger.finished:
         console.print("No winner yet.")
+    elif ledger.winner is None:
+        console.print(f"A draw after hand {ledger.finished_after_hand}.")
     else:
         console.print(f"{TEAM_WORDS[ledger.winner]} won after hand {ledger.finished_after_hand}.")
     return buffer.getvalue()

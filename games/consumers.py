@@ -13,9 +13,9 @@ Protocol (docs/live.md):
   ``version``, so a client sees at once whether it missed something.
 - The client may send ``{"after": VERSION}`` at any time (a gap, or after reconnecting) and
   gets the events after VERSION; anything else gets ``{"type": "error", ...}``.
-- A seated player connecting to a table whose game has not started is announced
-  (``games.live.presence``): a competition records that the player has arrived. Until a
-  receiver takes it, the periodic resync repeats it (at most ``presence.REPEATS`` times).
+- A seated player connecting to a table with an owner tag whose game has not started is
+  announced once (``games.live.presence``): a competition records that the player has
+  arrived.
 - Refusals close the socket after an error message: 4401 not authenticated, 4404 no
   such table, 4429 too many connections (games.live.connection_limits).
 
@@ -46,7 +46,7 @@ from games.live.auth import query_parameters
 from games.live.connection_limits import CLOSE_TOO_MANY_CONNECTIONS, claim_slot, over_cap_message
 from games.live.connections import ensure_sound_connection
 from games.live.notices import table_group
-from games.live.presence import REPEATS, announce_seated_player, is_seated_in_lobby
+from games.live.presence import announce_seated_player, is_seated_in_lobby
 from games.live.rendered_updates import events_since, notified_events, shared_update, table_state
 from games.live.tables import table_version
 from services.api.parsers import loads_safely
@@ -127,8 +127,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     viewer: Any
     last_sent: int | None
     delayed: bool
-    #: Resyncs left that repeat a seated player's announcement no receiver took yet.
-    announcements_left: int
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its ``aclose_old_connections()`` before every
@@ -152,7 +150,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.viewer = self.scope.get("user")
         self.last_sent = None
         self.delayed = False
-        self.announcements_left = 0
         self.sending = asyncio.Lock()
         self.resync_task: asyncio.Future[None] | None = None
         await self.accept()
@@ -190,8 +187,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if is_seated_in_lobby(state):
             # After the first message, so the player's view never waits on it; its commits
             # (an arrival, the game's start) reach this connection as any other.
-            taken = await announce_seated(self.table_id, self.viewer)
-            self.announcements_left = 0 if taken else REPEATS
+            await announce_seated(self.table_id, self.viewer, state["owner"])
         self.resync_task = asyncio.ensure_future(self.resync_periodically())
 
     async def resync_periodically(self) -> None:
@@ -200,11 +196,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         sent."""
         while True:
             await asyncio.sleep(settings.WS_RESYNC_SECONDS)
-            if self.announcements_left:
-                # Not taken yet: the table may be a competition's that was not yet known
-                # as one when this player connected (games.live.presence).
-                taken = await announce_seated(self.table_id, self.viewer)
-                self.announcements_left = 0 if taken else self.announcements_left - 1
             version = await current_version(self.table_id)
             if version is not None and self.last_sent is not None and version > self.last_sent:
                 # A delayed spectator is always behind the table: its update may be shared.

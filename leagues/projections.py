@@ -7,17 +7,14 @@ log into the same rows. Each reads only the events it uses (``stream_prefixes``,
 ``event_types``: filtered in the batch's SQL).
 
 - ``league_standings``: folds every competition stream and writes its standings
-  document (:class:`~leagues.models.OfficialStandings`); after the batch commits it
-  tells the competition's WebSocket group (``competition.<id>``).
-- ``league_match_results``: watches the tables of competitions; when a table's game is
-  over (``DealSeedRevealed``), or a fixed-hands match has played its N hands (the deal
-  of hand N+1: games has no fixed-hands option, so the match is scored from the ledger
-  at hand N and the table plays on unscored), it keeps the result as a
-  :class:`~leagues.models.PendingTableResult` row in the batch's transaction and, after
-  its catch-up (``after_catch_up``), appends ``MatchResultRecorded`` to the competition (command id
-  ``table-result:<table>``: idempotent; a competition's pending results in one fold and
-  transaction).  Appending inside the batch's transaction could lose the race to a newer
-  transaction for ever; after the commit it just retries.
+  document (:class:`~leagues.models.OfficialStandings`), the standings' one writer;
+  after the batch commits it tells the competition's WebSocket group
+  (``competition.<id>``).
+- ``league_match_results``: the trigger of the match-results process
+  (:mod:`leagues.services.match_results`): when a competition table's game is over
+  (``DealSeedRevealed``; a fixed-hands match's table ends after its hands, a rule of its
+  game) the process keeps the table's own final result in the batch's transaction and,
+  after the catch-up (``after_catch_up``), appends it to the competition.
 - ``league_rating_pools``: openskill per player and ratings pool (the site's and each
   league's, :mod:`leagues.domain.pools`) from the results that feed each pool
   (:mod:`leagues.core.ratings`); a correction recomputes the pools it touches in log
@@ -39,27 +36,23 @@ from eventstore.records import StoredEvent
 from eventstore.subscriptions import CompactEvent, Projection
 from games.domain import events as table_events
 from games.domain.streams import TABLE_STREAM_PREFIX, table_id_of_stream
-from games.domain.table import TableState
-from leagues.core.errors import LeagueError
 from leagues.core.ratings import PlayerRating as Rating
 from leagues.core.ratings import RatedMatch, rate
 from leagues.domain import events as ev
 from leagues.domain.pools import SITE_POOL, pools_fed
 from leagues.domain.state import CompetitionState
 from leagues.models import (
-    CompetitionTable,
     OfficialStandings,
     PendingTableResult,
     PlayerRating,
     RatedResult,
 )
-from leagues.services.results import TableResult, record_table_result, record_table_results
+from leagues.services.match_results import drain_pending, keep_finished
 
 logger = logging.getLogger(__name__)
 
 Event = StoredEvent | CompactEvent
 MAX_STATES = 2000
-SIDES = ("north_south", "east_west")
 
 
 class CompetitionStates:
@@ -115,10 +108,9 @@ def _announce(changed: dict[str, int]) -> None:
             logger.warning("standings push for %s failed", competition_id, exc_info=True)
 
 
-# An upsert that never moves a row back: the standings of version N are written by the
-# projection and, for the match results' appends, in the append's own transaction
-# (store_standings from drain_pending), so a projection batch behind such a write must
-# leave the newer row alone. RETURNING: the rows that changed (only those are pushed).
+# An upsert that never moves a row back (a rebuild, or a second projector process behind
+# the first, leaves a newer row alone). RETURNING: the rows that changed (only those are
+# pushed).
 STORE_SQL = """
 INSERT INTO leagues_officialstandings (competition_id, version, document, updated_at)
 VALUES {values}
@@ -188,105 +180,13 @@ class OfficialStandingsProjection(Projection):
 # ---------------------------------------------------------------- table results
 
 
-def table_result(events: Sequence[Any], fixed_hands: int | None) -> dict[str, Any] | None:
-    """The match result a table's events give, or None while the match goes on."""
-    state = TableState.fold(events)
-    game = state.game
-    if game is None:
-        return None
-    ledger = game.ledger
-    bots = any(e.type == table_events.SEAT_HANDED_TO_BOT for e in events) or any(
-        seat.get("kind") == "bot"
-        for seat in (events[0].data.get("seats") or {}).values()
-        if isinstance(seat, dict)
-    )
-    if fixed_hands is not None and len(ledger.hands) >= fixed_hands:
-        hand = ledger.hands[fixed_hands - 1]
-        totals = {SIDES[t.team]: t.total for t in hand.teams}
-        if totals["north_south"] == totals["east_west"]:
-            winner = None
-        else:
-            winner = max(SIDES, key=lambda side: totals[side])
-        return {"points": totals, "winner": winner, "hands": fixed_hands, "bots": bots}
-    if ledger.winner is None:
-        return None
-    totals = {SIDES[t]: ledger.totals[t] for t in (0, 1)}
-    if fixed_hands is not None and totals["north_south"] == totals["east_west"]:
-        winner = None
-    else:
-        winner = SIDES[ledger.winner]
-    return {"points": totals, "winner": winner, "hands": len(ledger.hands), "bots": bots}
-
-
-def _pending_result(pending: PendingTableResult) -> TableResult:
-    result = pending.result
-    return TableResult(
-        table_id=str(pending.table_id),
-        round_number=pending.round,
-        board=pending.board,
-        points=result["points"],
-        winner=result["winner"],
-        hands=result["hands"],
-        bot_substitute=result["bots"],
-    )
-
-
-def drain_pending() -> int:
-    """Append every pending table result to its competition; returns how many went in.
-
-    The results of one competition go in together (one fold, one transaction:
-    ``record_table_results``): tables of a round finish in bursts, and one fold and commit
-    per result made the last of a burst wait for all the others. If that fails, they are
-    appended one by one, so one bad result cannot hold back the others.
-    """
-    by_competition: dict[str, list[PendingTableResult]] = {}
-    for pending in PendingTableResult.objects.order_by("finished_at")[:500]:
-        by_competition.setdefault(str(pending.competition_id), []).append(pending)
-    done = 0
-    for competition_id, rows in by_competition.items():
-        try:
-            outcomes = record_table_results(
-                competition_id,
-                [_pending_result(row) for row in rows],
-                # The standings of the new version in the results' own transaction: a
-                # subscriber has them at the commit, not a projection round later (the
-                # projection, reaching this version, finds the row written and skips it).
-                after_all=lambda state: store_standings([state]),
-            )
-        except Exception:
-            logger.exception("competition %s: results append failed; one by one", competition_id)
-            done += sum(_drain_one(row) for row in rows)
-            continue
-        for row, outcome in zip(rows, outcomes, strict=True):
-            if isinstance(outcome, LeagueError):
-                # The organiser entered this match's result (or forfeited it) first.
-                logger.warning("table %s: result not recorded: %s", row.table_id, outcome.message)
-        PendingTableResult.objects.filter(pk__in=[row.pk for row in rows]).delete()
-        done += len(rows)
-    return done
-
-
-def _drain_one(pending: PendingTableResult) -> int:
-    try:
-        record_table_result(str(pending.competition_id), _pending_result(pending))
-    except LeagueError as error:
-        # The organiser entered this match's result (or forfeited it) first: theirs stands.
-        logger.warning("table %s: result not recorded: %s", pending.table_id, error.message)
-    except Exception:
-        logger.exception("table %s: result append failed; retried later", pending.table_id)
-        PendingTableResult.objects.filter(pk=pending.pk).update(attempts=pending.attempts + 1)
-        return 0
-    PendingTableResult.objects.filter(pk=pending.pk).delete()
-    return 1
-
-
 class MatchResultsProjection(Projection):
     name = "league_match_results"
     compact = True
-    # Of a table's events only these decide a match: the rest (every bid and card) is
-    # left out in the batch's SQL, so the standings' lane reads a few rows a hand.
+    # Of a table's events only the end of its game decides a match: the rest (every bid
+    # and card) is left out in the batch's SQL, so the standings' lane reads one row a game.
     stream_prefixes = (TABLE_STREAM_PREFIX,)
-    event_types = (table_events.DEAL_SEED_REVEALED, table_events.HAND_DEALT)
+    event_types = (table_events.DEAL_SEED_REVEALED,)
     lane = "leagues"
     order = 10
 
@@ -303,52 +203,16 @@ class MatchResultsProjection(Projection):
         self.handle_batch([event])
 
     def handle_batch(self, events: Sequence[Event]) -> None:
-        candidates: dict[str, Event] = {}
-        for event in events:
-            if not event.stream_id.startswith(TABLE_STREAM_PREFIX):
-                continue
-            if event.type in (table_events.DEAL_SEED_REVEALED, table_events.HAND_DEALT):
-                table_id = table_id_of_stream(event.stream_id)
-                if table_id is not None:
-                    candidates.setdefault(table_id, event)
-                    if event.type == table_events.DEAL_SEED_REVEALED:
-                        candidates[table_id] = event
-        if candidates:
-            self._finish(candidates)
-
-    def _finish(self, candidates: dict[str, Event]) -> int:
-        """Keep the results of the candidate tables that are finished; how many."""
-        matches = {
-            str(row.table_id): row
-            for row in CompetitionTable.objects.filter(table_id__in=list(candidates))
+        # A table's game is over when its seed is revealed; the match-results process
+        # reads the rest (leagues.services.match_results).
+        candidates = {
+            table_id: event
+            for event in events
+            if event.type == table_events.DEAL_SEED_REVEALED
+            and (table_id := table_id_of_stream(event.stream_id)) is not None
         }
-        pending = []
-        for table_id, match in matches.items():
-            event = candidates[table_id]
-            fixed = match.seated.get("fixed_hands")
-            if event.type == table_events.HAND_DEALT and (
-                fixed is None or int(event.data.get("hand_number", 0)) != fixed + 1
-            ):
-                continue
-            history = read_stream(event.stream_id, limit=event.version)
-            result = table_result(history, fixed)
-            if result is None:
-                continue
-            pending.append(
-                PendingTableResult(
-                    table_id=table_id,
-                    competition_id=match.competition_id,
-                    round=match.round,
-                    board=match.board,
-                    result=result,
-                    finished_at=history[-1].recorded_at,
-                )
-            )
-        if pending:
-            # A rebuild sees the same tables again: the stream's command id makes the
-            # second append a no-op, and the row already kept is not kept twice.
-            PendingTableResult.objects.bulk_create(pending, ignore_conflicts=True)
-        return len(pending)
+        if candidates:
+            keep_finished(candidates)
 
 
 # ---------------------------------------------------------------- ratings

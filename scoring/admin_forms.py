@@ -44,6 +44,16 @@ LABELS: dict[str, tuple[str, str]] = {
         "Breaking spades",
         "Spades may not be led until a spade has been played (unless only spades are left).",
     ),
+    "hands": (
+        "Fixed number of hands",
+        "A game of exactly this many hands, the side ahead winning (level: a draw). "
+        "Leave empty for a game to the target.",
+    ),
+    "extra_hands": (
+        "Extra hands to break a tie",
+        "With a fixed number of hands: level totals go on one hand at a time, at most this "
+        "many; 0 for a draw.",
+    ),
 }
 
 SET_PENALTY_CHOICES = [
@@ -61,7 +71,8 @@ def _number_field(name: str) -> forms.IntegerField:
     label, help_text = LABELS[name]
     return forms.IntegerField(
         label=label,
-        required=name != "lose_score",
+        # Empty: no losing score, a game to the target, no extra hands.
+        required=name not in ("lose_score", "hands", "extra_hands"),
         min_value=low,
         max_value=high,
         help_text=f"{help_text} From {low} to {high} ({reason}).",
@@ -98,6 +109,8 @@ class RulePresetForm(forms.ModelForm):
     nil_tricks_count_for_partner = _flag_field("nil_tricks_count_for_partner")
     first_lead = _choice_field("first_lead", FIRST_LEAD_CHOICES)
     breaking_spades = _flag_field("breaking_spades")
+    hands = _number_field("hands")
+    extra_hands = _number_field("extra_hands")
 
     class Meta:
         model = RulePreset
@@ -106,7 +119,8 @@ class RulePresetForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         stored = self.instance.rules if self.instance.pk is not None else None
-        current = {**PRESETS["standard"].to_dict(), **(stored or {})}
+        standard = PRESETS["standard"]
+        current = {**{name: getattr(standard, name) for name in FIELD_NAMES}, **(stored or {})}
         for name in FIELD_NAMES:
             self.fields[name].initial = current[name]
 
@@ -131,6 +145,8 @@ class RulePresetForm(forms.ModelForm):
         if any(name in self.errors for name in FIELD_NAMES):
             return cleaned  # each field says what is wrong with it first
         values = {name: cleaned.get(name) for name in FIELD_NAMES}
+        if values["extra_hands"] is None:
+            values["extra_hands"] = 0
         try:
             cleaned["rules"] = rules_from_mapping(values).to_dict()
         except RulesError as error:

@@ -138,8 +138,10 @@ def decide_create(
     turn_timer_seconds: int | None,
     created_by: int | None,
     spectator_delay_tricks: object = 0,
+    owner: Mapping[str, Any] | None = None,
 ) -> list[ev.DomainEvent]:
-    """A new table with its rules snapshot, seat configuration and spectator delay."""
+    """A new table with its rules snapshot, seat configuration, spectator delay and the
+    opaque tag of its owner (kept, never interpreted)."""
     if turn_timer_seconds is not None and (
         isinstance(turn_timer_seconds, bool)
         or not isinstance(turn_timer_seconds, int)
@@ -159,6 +161,11 @@ def decide_create(
             "spectator_delay_tricks must be a whole number of tricks from 0 to "
             f"{ev.MAX_SPECTATOR_DELAY_TRICKS} (0: spectators watch live).",
         )
+    if owner is not None:
+        try:
+            ev.validate_owner(owner)
+        except ev.EventSchemaError as error:
+            raise IllegalMove("bad_owner", str(error)) from None
     out: list[ev.DomainEvent] = []
     _emit(
         state,
@@ -171,6 +178,7 @@ def decide_create(
             turn_timer_seconds=turn_timer_seconds,
             created_by=created_by,
             spectator_delay_tricks=spectator_delay_tricks,
+            owner=owner,
         ),
     )
     return out

@@ -38,7 +38,7 @@ TABLE_ABANDONED = "TableAbandoned"
 #: The current schema version of every event type (bump on an incompatible payload change
 #: and teach the fold to read both).
 SCHEMA_VERSIONS: dict[str, int] = {
-    TABLE_CREATED: 2,
+    TABLE_CREATED: 3,
     SEAT_TAKEN: 1,
     SEAT_LEFT: 1,
     GAME_STARTED: 1,
@@ -85,6 +85,10 @@ SEAT_KINDS = ("human", "bot")
 MAX_SPECTATOR_DELAY_TRICKS = 13
 BOT_LEVELS = ("easy", "normal", "hard")
 HANDOVER_REASONS = ("player", "timeout", "absent")
+#: An owner tag (``TableCreated`` v3) is a flat object of at most this many fields, each a
+#: short text or a whole number: games stores it and never reads it.
+MAX_OWNER_FIELDS = 8
+MAX_OWNER_TEXT = 100
 ABANDON_REASONS = ("creator", "idle")
 
 
@@ -119,9 +123,13 @@ def table_created(
     turn_timer_seconds: int | None,
     created_by: int | None,
     spectator_delay_tricks: int = 0,
+    owner: Mapping[str, Any] | None = None,
 ) -> DomainEvent:
-    """The table's birth: the full rules snapshot, the preset it came from, the seats, and
-    how many completed tricks behind play its spectators are kept (0: live)."""
+    """The table's birth: the full rules snapshot, the preset it came from, the seats, how
+    many completed tricks behind play its spectators are kept (0: live), and the opaque tag
+    of whatever the table was created for (``owner``; None: nobody's), which games keeps
+    and shows but never interprets (e.g. ``{"kind": "competition", "id", "round",
+    "board"}``, written by the leagues)."""
     return _event(
         TABLE_CREATED,
         {
@@ -131,6 +139,7 @@ def table_created(
             "turn_timer_seconds": turn_timer_seconds,
             "created_by": created_by,
             "spectator_delay_tricks": spectator_delay_tricks,
+            "owner": None if owner is None else dict(owner),
         },
     )
 
@@ -302,6 +311,22 @@ def _spectator_delay(value: object) -> bool:
     return _is_int(value) and 0 <= value <= MAX_SPECTATOR_DELAY_TRICKS  # type: ignore[operator]
 
 
+def _owner(value: object) -> bool:
+    if value is None:
+        return True
+    if not isinstance(value, dict) or not 1 <= len(value) <= MAX_OWNER_FIELDS:
+        return False
+    return all(
+        isinstance(key, str)
+        and 1 <= len(key) <= MAX_OWNER_TEXT
+        and (
+            (isinstance(item, str) and len(item) <= MAX_OWNER_TEXT)
+            or (_is_int(item) and abs(item) < 2**53)
+        )
+        for key, item in value.items()
+    )
+
+
 def _preset(value: object) -> bool:
     return (
         isinstance(value, dict)
@@ -326,6 +351,15 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Callable[[object], bool]]] = {
         "turn_timer_seconds": lambda v: v is None or (_is_int(v) and v > 0),  # type: ignore[operator]
         "created_by": _optional_int,
         "spectator_delay_tricks": _spectator_delay,
+    },
+    (TABLE_CREATED, 3): {
+        "rules": lambda v: isinstance(v, dict),
+        "preset": _preset,
+        "seats": _seat_config,
+        "turn_timer_seconds": lambda v: v is None or (_is_int(v) and v > 0),  # type: ignore[operator]
+        "created_by": _optional_int,
+        "spectator_delay_tricks": _spectator_delay,
+        "owner": _owner,
     },
     (SEAT_TAKEN, 1): {"seat": _seat, "user_id": _is_int},
     (SEAT_LEFT, 1): {"seat": _seat, "user_id": _is_int},
@@ -366,6 +400,16 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Callable[[object], bool]]] = {
     (DEAL_SEED_REVEALED, 1): {"seed": lambda v: isinstance(v, str) and v != ""},
     (TABLE_ABANDONED, 1): {"reason": lambda v: v in ABANDON_REASONS, "user_id": _optional_int},
 }
+
+
+def validate_owner(owner: object) -> None:
+    """Refuse an owner tag ``TableCreated`` v3 cannot carry (its shape only: its meaning
+    is the owner's)."""
+    if not _owner(owner):
+        raise EventSchemaError(
+            f"An owner tag is an object of 1 to {MAX_OWNER_FIELDS} fields, each a text of at "
+            f"most {MAX_OWNER_TEXT} characters or a whole number."
+        )
 
 
 def validate_payload(type_: str, schema_version: int, data: Mapping[str, Any]) -> None:

@@ -68,6 +68,7 @@ class TableState:
         "turn_timer_seconds",
         "spectator_delay_tricks",
         "created_by",
+        "owner",
         "first_dealer",
         "commitment",
         "revealed_seed",
@@ -94,6 +95,8 @@ class TableState:
         # How many completed tricks behind play spectators are kept (0: live).
         self.spectator_delay_tricks = 0
         self.created_by: int | None = None
+        # The opaque tag of what the table was created for (TableCreated v3; None: nobody's).
+        self.owner: dict[str, Any] | None = None
         self.first_dealer: int | None = None
         self.commitment: str | None = None
         self.revealed_seed: str | None = None
@@ -280,6 +283,9 @@ def _on_table_created(state: TableState, data: Mapping[str, Any]) -> None:
     # Schema 1 had no delay: those tables are live.
     state.spectator_delay_tricks = data.get("spectator_delay_tricks", 0)
     state.created_by = data["created_by"]
+    # Before schema 3 no table had an owner tag.
+    owner = data.get("owner")
+    state.owner = None if owner is None else dict(owner)
 
 
 def _on_seat_taken(state: TableState, data: Mapping[str, Any]) -> None:

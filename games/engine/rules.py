@@ -40,13 +40,28 @@ class Rules:
     nil_tricks_count_for_partner: bool = False
     first_lead: FirstLead = "left_of_dealer"
     breaking_spades: bool = True
+    #: A game of exactly this many hands (a match of a fixed number of hands); None: to
+    #: ``target_score``. With it, the target and the losing score end nothing: the side
+    #: ahead after hand ``hands`` wins, level totals are a draw (but see ``extra_hands``).
+    hands: int | None = None
+    #: With ``hands``: a game level after its hands goes on one hand at a time until a side
+    #: is ahead, for at most this many hands; still level after the last of them, the side
+    #: that took more of that hand's 13 tricks wins (13 is odd: one side always did). 0:
+    #: level totals after ``hands`` are a draw. A knockout match cannot end drawn.
+    extra_hands: int = 0
 
     def __post_init__(self) -> None:
         _check(self)
 
     def to_dict(self) -> dict[str, Any]:
-        """The rules as a plain JSON-ready mapping (every field, no preset name)."""
-        return asdict(self)
+        """The rules as a plain JSON-ready mapping (no preset name): every field, but
+        ``hands`` and ``extra_hands`` only for a game of a fixed number of hands, so that
+        the snapshot of a game to the target is the one it was before those rules existed
+        (snapshots pinned then and now compare equal)."""
+        values = asdict(self)
+        if self.hands is None:
+            del values["hands"], values["extra_hands"]
+        return values
 
     @property
     def bid_minimum(self) -> int:
@@ -57,7 +72,18 @@ class Rules:
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules))
 
 
-_INT_FIELDS = ("target_score", "nil_points", "blind_nil_points", "blind_nil_min_deficit")
+_INT_FIELDS = (
+    "target_score",
+    "nil_points",
+    "blind_nil_points",
+    "blind_nil_min_deficit",
+    "extra_hands",
+)
+
+#: The most hands a fixed-hands game may have (``hands``), and the most extra hands that
+#: may break a tie after them (``extra_hands``).
+MAX_HANDS = 100
+MAX_EXTRA_HANDS = 10
 
 #: The range of every numeric rule (``lose_score`` when set), and why it stops there
 #: (docs/rules.md). Wide enough for any house rule a table can play, small enough that
@@ -68,6 +94,8 @@ RULE_BOUNDS: dict[str, tuple[int, int, str]] = {
     "nil_points": (0, 1_000, "ten times the standard 100"),
     "blind_nil_points": (0, 1_000, "five times the standard 200"),
     "blind_nil_min_deficit": (0, 10_000, "the largest target_score; for never, turn blind_nil off"),
+    "hands": (1, MAX_HANDS, "a long evening's match; for a game to the target, use null"),
+    "extra_hands": (0, MAX_EXTRA_HANDS, "eleven level hands in a row are all but impossible"),
 }
 
 
@@ -92,6 +120,11 @@ def _check(rules: Rules) -> None:
             raise RulesError(f"{name} must be a whole number, not {value!r}.")
     if rules.lose_score is not None and type(rules.lose_score) is not int:
         raise RulesError(f"lose_score must be a whole number or null, not {rules.lose_score!r}.")
+    if rules.hands is not None and type(rules.hands) is not int:
+        raise RulesError(
+            f"hands must be a whole number (a game of that many hands) or null, "
+            f"not {rules.hands!r}."
+        )
     for name in _BOOL_FIELDS:
         value = getattr(rules, name)
         if type(value) is not bool:
@@ -123,6 +156,15 @@ def _check(rules: Rules) -> None:
         raise RulesError("nil_points and blind_nil_points must be 0 or more.")
     if rules.blind_nil_min_deficit < 0:
         raise RulesError("blind_nil_min_deficit must be 0 or more.")
+    if rules.hands is not None and rules.hands < 1:
+        raise RulesError(f"hands must be 1 or more (or null: to the target), not {rules.hands}.")
+    if rules.extra_hands < 0:
+        raise RulesError("extra_hands must be 0 or more.")
+    if rules.extra_hands and rules.hands is None:
+        raise RulesError(
+            "extra_hands breaks a tie after a fixed number of hands: set hands too, "
+            "or extra_hands to 0."
+        )
 
 
 def _check_bounds(rules: Rules) -> None:

@@ -242,6 +242,7 @@ def _rendered_view(
         "turn_timer_seconds": state.turn_timer_seconds,
         "spectator_delay_tricks": state.spectator_delay_tricks,
         "created_by": state.created_by,
+        "owner": None if state.owner is None else dict(state.owner),
         "seats": seat_rows(state, usernames),
         "your_seat": _seat_name(seat) if seat is not None else None,
         "first_dealer": _seat_name(state.first_dealer) if state.first_dealer is not None else None,

@@ -346,6 +346,12 @@ def _seat(seat: object) -> int:
 # ---------------------------------------------------------------- a new table
 
 
+def created_table_id(actor: Actor, command_id: str) -> uuid.UUID:
+    """The id of the table ``actor`` creates with ``command_id``: known before it exists,
+    so a caller can record it first (a competition's round) and a retry lands on it."""
+    return uuid.uuid5(CREATE_NAMESPACE, f"{actor_ref(actor).user_id}:{command_id}")
+
+
 def create_table(
     *,
     actor: Actor,
@@ -356,6 +362,7 @@ def create_table(
     command_id: str | None = None,
     preset_version: int | None = None,
     spectator_delay_tricks: int = 0,
+    owner: dict[str, Any] | None = None,
 ) -> CommandResult:
     """A new table in the lobby. ``rules``: a preset name or ``{"preset": NAME, **overrides}``
     (``preset`` is the same as ``rules=NAME``); the preset version and the full rules
@@ -377,7 +384,7 @@ def create_table(
         raise CommandRejected("bad_rules", str(error)) from None
     # With a command id the table's id derives from it, so a retry lands on the same stream
     # and the store's per-stream idempotency answers it.
-    table_id = uuid.uuid4() if cid is None else uuid.uuid5(CREATE_NAMESPACE, f"{who.user_id}:{cid}")
+    table_id = uuid.uuid4() if cid is None else created_table_id(actor, cid)
     state = TableState()
     try:
         domain_events = decisions.decide_create(
@@ -389,6 +396,7 @@ def create_table(
             turn_timer_seconds=turn_timer_seconds,
             created_by=who.user_id,
             spectator_delay_tricks=spectator_delay_tricks,
+            owner=owner,
         )
     except IllegalMove as error:
         raise refusal(error) from None

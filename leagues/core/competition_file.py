@@ -493,6 +493,8 @@ def _results(
                     rated=_bool(raw.get("rated", True), f"{at}.rated"),
                 ),
                 settings.match_format,
+                # A result of a round's knockout match (its pairing names the match).
+                knockout=bool(rounds and boards[(round_number, board)].match),
             )
             check_result_after_withdrawal(result, known)
         except LeagueError as error:

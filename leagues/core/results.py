@@ -2,9 +2,15 @@
 
 A match has a North-South entrant and an East-West entrant (the orientation the
 pairing engines balance).  Its result carries each side's game points, the winner (or
-``None`` for a draw, possible only in a fixed-hands match) and flags for a forfeit, a
-no-show and a bot substitute.  A correction is a new result whose ``corrects`` names
-the result it replaces; nothing is edited.
+``None`` for a draw, possible only in a fixed-hands match outside a knockout) and flags
+for a forfeit, a no-show and a bot substitute.  A correction is a new result whose
+``corrects`` names the result it replaces; nothing is edited.
+
+A played match is its game: :func:`match_rules` is what a competition's table adds to
+the pinned rules for its match format (a fixed number of hands is a rule of the game,
+so the table, its replay and any rescoring end where the match does), and
+:func:`match_outcome` is the one reading of a finished game as a match's result, for a
+table, a scoresheet and the what-if alike.
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
+
+from games.engine.rules import MAX_EXTRA_HANDS
 
 from .errors import LeagueError
 
@@ -23,6 +31,10 @@ AWARD_KINDS: tuple[AwardKind, AwardKind] = ("bye", "late_join")
 MAX_MATCH_POINTS = 100
 MAX_GAME_POINTS = 1_000_000
 MAX_FIXED_HANDS = 100
+#: The extra hands a knockout's fixed-hands table may deal to break a tie, one at a time
+#: (``Rules.extra_hands``); after them the side that took more of the last hand's tricks
+#: wins (docs/leagues.md, "A tie in a fixed-hands knockout match").
+KNOCKOUT_EXTRA_HANDS = MAX_EXTRA_HANDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +83,48 @@ class MatchFormat:
     def draws_possible(self) -> bool:
         """Only a fixed number of hands can end level."""
         return self.fixed_hands is not None
+
+
+def match_rules(match_format: MatchFormat, *, knockout: bool) -> dict[str, int]:
+    """The rules a competition's table adds to the pinned rules for its match format: a
+    fixed number of hands is the game's ``hands``, and in a knockout a level match goes
+    on to extra hands (it cannot end drawn). A game to the target adds nothing."""
+    if match_format.fixed_hands is None:
+        return {}
+    extra = KNOCKOUT_EXTRA_HANDS if knockout else 0
+    return {"hands": match_format.fixed_hands, "extra_hands": extra}
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """What a finished game makes of its match: each side's game points, the winner
+    (``None``: a draw) and how many hands were played."""
+
+    north_south_points: int
+    east_west_points: int
+    winner: Side | None
+    hands: int
+
+    @property
+    def points(self) -> dict[str, int]:
+        return {"north_south": self.north_south_points, "east_west": self.east_west_points}
+
+
+def match_outcome(
+    totals: tuple[int, int], winner: int | None, finished_after_hand: int | None
+) -> MatchOutcome | None:
+    """The match's result from its game's final ledger (team 0 North-South), or ``None``
+    while the game goes on. The game's own rules decided when it ended and who won (a
+    fixed number of hands included, :func:`match_rules`): the match takes the game's
+    totals and winner as they are, so a table's result never differs from its ledger."""
+    if finished_after_hand is None:
+        return None
+    return MatchOutcome(
+        north_south_points=totals[0],
+        east_west_points=totals[1],
+        winner=None if winner is None else SIDES[winner],
+        hands=finished_after_hand,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,8 +190,11 @@ class Award:
     sequence: int = 0
 
 
-def check_result(result: MatchResult, match_format: MatchFormat) -> MatchResult:
-    """The result, checked against the match format; refuses an impossible one."""
+def check_result(
+    result: MatchResult, match_format: MatchFormat, *, knockout: bool = False
+) -> MatchResult:
+    """The result, checked against the match format (``knockout``: a match of a knockout
+    bracket, which needs a winner); refuses an impossible one."""
     where = f"Result {result.id!r}"
     if result.north_south == result.east_west:
         raise LeagueError("self_match", f"{where}: an entrant cannot play itself.")
@@ -164,6 +221,12 @@ def check_result(result: MatchResult, match_format: MatchFormat) -> MatchResult:
     if result.no_show:
         raise LeagueError("bad_forfeit", f"{where}: a no-show is a forfeit; name forfeited_by.")
     if result.winner is None:
+        if knockout:
+            raise LeagueError(
+                "draw_not_possible",
+                f"{where}: a knockout match needs a winner; a level fixed-hands match goes "
+                "on to extra hands, then to the side that took more of the last hand's tricks.",
+            )
         if not match_format.draws_possible:
             raise LeagueError(
                 "draw_not_possible",
@@ -175,12 +238,18 @@ def check_result(result: MatchResult, match_format: MatchFormat) -> MatchResult:
     elif match_format.fixed_hands is not None:
         ns_ahead = result.north_south_points > result.east_west_points
         ew_ahead = result.east_west_points > result.north_south_points
-        if (result.winner == "north_south" and not ns_ahead) or (
-            result.winner == "east_west" and not ew_ahead
+        level = not ns_ahead and not ew_ahead
+        if (result.winner == "north_south" and ew_ahead) or (
+            result.winner == "east_west" and ns_ahead
         ):
             raise LeagueError(
                 "bad_winner",
                 f"{where}: in a fixed-hands match the side with more game points wins.",
+            )
+        if level and not knockout:
+            raise LeagueError(
+                "bad_winner",
+                f"{where}: a fixed-hands match with equal game points is a draw (winner null).",
             )
     return result
 

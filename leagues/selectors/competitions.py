@@ -12,7 +12,7 @@ from games.engine.rules import RulesError
 from leagues.core.competition_csv import competition_csv
 from leagues.core.competition_file import competition_document
 from leagues.core.errors import LeagueError
-from leagues.core.results import effective_results
+from leagues.core.results import SIDES, effective_results, match_outcome, match_rules
 from leagues.core.tiebreaks import check_tiebreaks
 from leagues.core.whatif import compare, not_comparable_summary
 from leagues.domain import events as ev
@@ -21,7 +21,6 @@ from leagues.domain.pools import SITE_POOL
 from leagues.domain.state import CompetitionState
 from leagues.models import Competition, OfficialStandings, PlayerRating
 from leagues.projections import standings_document
-from leagues.services.results import outcome
 from leagues.services.streams import load, parse_id
 from scoring.core.scoresheet import ScoresheetError, score_scoresheet
 from scoring.services.presets import resolve, rules_from_mapping
@@ -262,24 +261,33 @@ def what_if(
 def rescored_results(
     state: CompetitionState, rules: dict[str, Any]
 ) -> tuple[list[Any], int, list[dict[str, Any]]]:
-    """Every result rescored under ``rules`` (tables through the rescoring service,
-    scoresheets through the calculator; forfeits and typed-in results as they were), how
-    many tables the rescoring service rescored, and the results that are not comparable
-    under ``rules`` (kept as played): ``{result_id, round, board, table_id, reason}``."""
+    """Every result rescored under ``rules`` with the competition's match format (a fixed
+    number of hands is the competition's, not the preset's: ``match_rules``): tables
+    through the rescoring service, scoresheets through the calculator, each read by
+    ``match_outcome`` as the table's own game is; forfeits and typed-in results as they
+    were. Also how many tables the rescoring service rescored, and the results that are
+    not comparable under ``rules`` (kept as played): ``{result_id, round, board,
+    table_id, reason}``."""
     assert state.settings is not None
-    fixed = state.settings.match_format.fixed_hands
+    match_format = state.settings.match_format
+    under = {
+        knockout: {**rules, **match_rules(match_format, knockout=knockout)}
+        for knockout in (False, True)
+    }
+    knockout_of = {r.id: _is_knockout(state, r.round, r.board) for r in state.results}
     tables = {
         r.id: state.result_info[r.id].table_id
         for r in state.results
         if state.result_info[r.id].table_id and r.forfeited_by is None
     }
-    ids = [t for t in tables.values() if t]
     rescored: dict[str, dict[str, Any]] = {}
     tables_rescored = 0
-    for start in range(0, len(ids), MAX_TABLES):
-        for item in rescore(ids[start : start + MAX_TABLES], rules):
-            rescored[item["table_id"]] = item
-            tables_rescored += 1
+    for knockout, table_rules in under.items():
+        ids = [t for rid, t in tables.items() if t and knockout_of[rid] == knockout]
+        for start in range(0, len(ids), MAX_TABLES):
+            for item in rescore(ids[start : start + MAX_TABLES], table_rules):
+                rescored[item["table_id"]] = item
+                tables_rescored += 1
     results = []
     incomparable: list[dict[str, Any]] = []
 
@@ -297,57 +305,57 @@ def rescored_results(
 
     for result in state.results:
         info = state.result_info[result.id]
-        totals: dict[str, int] | None = None
-        winner = result.winner
-        if (
-            info.table_id
-            and info.table_id in rescored
-            and not rescored[info.table_id]["comparable"]
-        ):
-            not_comparable(result, info.table_id, rescored[info.table_id]["reason"])
-            continue
+        final: tuple[tuple[int, int], int | None, int | None] | None = None
         if info.table_id and info.table_id in rescored:
             item = rescored[info.table_id]
-            hands = item["hands"]
-            if fixed is not None and len(hands) >= fixed:
-                hand = hands[fixed - 1]
-                totals = {side: hand[side]["total"] for side in ("north_south", "east_west")}
-                ledger_winner = None
-            else:
-                totals = dict(item["totals"])
-                ledger_winner = item["winner"]
-            winner = outcome(totals, ledger_winner, fixed)
+            if not item["comparable"]:
+                not_comparable(result, info.table_id, item["reason"])
+                continue
+            totals = item["totals"]
+            winner = item["winner"]
+            final = (
+                (totals["north_south"], totals["east_west"]),
+                None if winner is None else SIDES.index(winner),
+                item["finished_after_hand"],
+            )
         elif info.scoresheet is not None:
+            sheet_rules = under[knockout_of[result.id]]
             try:
-                sheet = score_scoresheet({"rules": rules, "hands": info.scoresheet["hands"]})
+                sheet = score_scoresheet({"rules": sheet_rules, "hands": info.scoresheet["hands"]})
             except ScoresheetError as error:
                 not_comparable(result, None, f"Not comparable: {error.message}")
                 continue
             ledger = sheet.ledger
-            totals = {"north_south": ledger.totals[0], "east_west": ledger.totals[1]}
-            ledger_winner = (
-                None if ledger.winner is None else ("north_south", "east_west")[ledger.winner]
-            )
-            winner = outcome(totals, ledger_winner, fixed)
-        if totals is None:
+            totals_of = (ledger.totals[0], ledger.totals[1])
+            final = (totals_of, ledger.winner, ledger.finished_after_hand)
+        if final is None:
             results.append(result)
             continue
-        if winner is None and fixed is None:
-            # Nobody reached the other target within the hands played: the side ahead wins,
-            # and level totals keep the result as played.
-            if totals["north_south"] != totals["east_west"]:
-                winner = max(("north_south", "east_west"), key=lambda side: totals[side])
-            else:
-                winner = result.winner
+        outcome = match_outcome(*final)
+        if outcome is not None:
+            points, winner_side = outcome.points, outcome.winner
+        else:
+            # The game would not have ended within the hands played (a higher target, or a
+            # tie the played hands did not break): the side ahead wins, and level totals
+            # keep the result as played.
+            (ns, ew), _, _ = final
+            points = {"north_south": ns, "east_west": ew}
+            winner_side = result.winner if ns == ew else ("north_south" if ns > ew else "east_west")
         results.append(
             replace(
                 result,
-                north_south_points=totals["north_south"],
-                east_west_points=totals["east_west"],
-                winner=winner,
+                north_south_points=points["north_south"],
+                east_west_points=points["east_west"],
+                winner=winner_side,
             )
         )
     return results, tables_rescored, incomparable
+
+
+def _is_knockout(state: CompetitionState, number: int, board: int) -> bool:
+    paired = state.paired_round(number)
+    matches = () if paired is None else paired.pairing.matches
+    return any(m.board == board and m.match for m in matches)
 
 
 def next_match(competition_id: object, player: str) -> dict[str, Any]:

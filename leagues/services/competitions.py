@@ -37,6 +37,13 @@ def pin_rules(spec: object) -> RulesPin:
         resolved = resolve(spec)
     except RulesError as error:
         raise LeagueError("bad_rules", str(error)) from None
+    if resolved.rules.hands is not None:
+        # One place says how long a match is: each table adds it from the match format.
+        raise LeagueError(
+            "bad_rules",
+            "A competition's number of hands is its match_format's fixed_hands, not a rule: "
+            "leave hands and extra_hands out of its rules.",
+        )
     overrides = dict(spec) if isinstance(spec, Mapping) else {}
     overrides.pop("preset", None)
     return RulesPin(

@@ -5,8 +5,8 @@ take their seats), but its game waits until all four have *arrived*: each player
 in at their table (``PlayerArrived``, command id ``arrive:<round>:<player>``) and the
 fourth arrival starts the game, in the same transaction. A player checks in by the
 tournament page's "Go to my table" (the REST ``arrive``) or simply by opening the table:
-its socket announces a seated player (``games.live.presence``) and
-:func:`arrive_at_table` records the arrival (``leagues.receivers``).
+its socket announces a seated player with the table's owner tag (``games.live.presence``)
+and :func:`arrive_at_owned_table` records the arrival (``leagues.receivers``).
 
 A seat of a competition table cannot be left before its game starts (games refuses
 ``seat_assigned`` at a table the system created): the seat stays the player's, so a
@@ -40,7 +40,7 @@ from games.services.table_commands import AbandonTable, HandSeatToBot, StartGame
 from leagues.core.errors import LeagueError
 from leagues.domain import decisions, schedule
 from leagues.domain.state import CompetitionState
-from leagues.models import CompetitionTable
+from leagues.domain.table_owner import TableOwner
 
 from .pairing_secrets import seed_of
 from .results import finish_if_complete
@@ -97,21 +97,14 @@ def arrive(user: Any, competition_id: object, round_number: object) -> Competiti
     )[0]
 
 
-def arrive_at_table(user: Any, table_id: str) -> CompetitionState | None:
-    """``user``, seated at the table ``table_id``, opened it: if it is a competition's
-    table, they have arrived (:func:`arrive`). None for any other table, found by one
-    primary-key read (none for a text that is no table id)."""
-    try:
-        key = parse_id(table_id, "table")
-    except LeagueError:
+def arrive_at_owned_table(user: Any, owner: object) -> CompetitionState | None:
+    """``user``, seated at a table whose owner tag is ``owner``, opened it: if the tag is a
+    competition's (``leagues.domain.table_owner``), they have arrived (:func:`arrive`).
+    None for any other tag, read from the tag alone (no lookup)."""
+    match = TableOwner.of(owner)
+    if match is None:
         return None
-    found = (
-        CompetitionTable.objects.filter(table_id=key).values_list("competition_id", "round").first()
-    )
-    if found is None:
-        return None
-    competition_id, round_number = found
-    return arrive(user, str(competition_id), round_number)
+    return arrive(user, match.competition_id, match.round)
 
 
 def _after_no_show(cid: str, number: int, board: int) -> Any:

@@ -1,6 +1,6 @@
-"""Results: a match's result (typed in, from a scoresheet, or from its table), its
-confirmation by the players, forfeits, corrections, and what a result closes (the
-round, the stage, the competition).
+"""Results: a match's result (typed in, or from a scoresheet), its confirmation by the
+players, forfeits, corrections, and what a result closes (the round, the stage, the
+competition). A table's result is the match-results process's (:mod:`.match_results`).
 
 A table's result counts for the site ratings as it is recorded; one an organiser types
 in counts only once a player of each side has confirmed it (:func:`confirm_result`;
@@ -9,23 +9,24 @@ in counts only once a player of each side has confirmed it (:func:`confirm_resul
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from eventstore.recorder import append
 from eventstore.records import StoredEvent
 from games.engine.rules import RulesError
 from leagues.core.errors import LeagueError
+from leagues.core.results import match_outcome, match_rules
 from leagues.domain import decisions
 from leagues.domain import events as ev
 from leagues.domain.decisions import CorrectionRequest, ForfeitRequest, ResultRequest
 from leagues.domain.state import CompetitionState
 from scoring.core.scoresheet import ScoresheetError, score_scoresheet
-from scoring.services.presets import resolve
+from scoring.services.presets import resolve, rules_from_mapping
 
 from .pairing_secrets import seed_of
-from .streams import actor_of, as_organiser, execute, execute_each, load, parse_id, user_id_of
+from .streams import actor_of, as_organiser, execute, load, parse_id, user_id_of
 
 MAX_SCORESHEET_HANDS = 200
 
@@ -61,7 +62,10 @@ def record_result(
     if request.scoresheet is not None:
         state0 = load(cid)
         decisions.require_organiser(state0, user_id_of(user))
-        points, winner, hands, sheet = score_match_sheet(state0, request.scoresheet)
+        _number, pairing = decisions.match_in_play(state0, round_number, request.board)
+        points, winner, hands, sheet = score_match_sheet(
+            state0, request.scoresheet, knockout=bool(pairing.match)
+        )
     source = "scoresheet" if sheet is not None else "organiser"
 
     def decide(state: CompetitionState, organiser: int) -> list[Any]:
@@ -96,134 +100,51 @@ def confirm_result(user: Any, competition_id: object, result_id: str) -> Competi
 
 
 def score_match_sheet(
-    state: CompetitionState, scoresheet: object
+    state: CompetitionState, scoresheet: object, *, knockout: bool = False
 ) -> tuple[dict[str, int], str | None, int, dict[str, Any]]:
-    """Score a scoresheet under the competition's rules: (points, winner, hands, sheet)."""
+    """Score a scoresheet under the rules the match's table would have played (the
+    competition's pinned rules and its match format, ``match_rules``): (points, winner,
+    hands, sheet), read through ``match_outcome`` exactly as a table's game is."""
     if not isinstance(scoresheet, Mapping) or not isinstance(scoresheet.get("hands"), list):
         raise LeagueError("bad_scoresheet", 'A scoresheet is {"hands": [...]} (docs/formats.md).')
     hands_raw = scoresheet["hands"]
     if len(hands_raw) > MAX_SCORESHEET_HANDS:
         raise LeagueError("bad_scoresheet", f"At most {MAX_SCORESHEET_HANDS} hands.")
     assert state.settings is not None
-    snapshot = dict(state.settings.rules.snapshot)
+    pinned = rules_from_mapping(dict(state.settings.rules.snapshot))
     if "rules" in scoresheet:
         try:
-            theirs = resolve(scoresheet["rules"]).rules.to_dict()
+            theirs = resolve(scoresheet["rules"]).rules
         except RulesError as error:
             raise LeagueError("bad_scoresheet", f"rules: {error}") from None
-        if theirs != snapshot:
+        # The sheet may name the match format's hands or leave them out.
+        if replace(theirs, hands=None, extra_hands=0) != pinned:
             raise LeagueError(
                 "rules_mismatch", "The scoresheet's rules are not the competition's rules."
             )
-    sheet = {"rules": dict(snapshot), "hands": list(hands_raw)}
+    table_rules = {
+        **pinned.to_dict(),
+        **match_rules(state.settings.match_format, knockout=knockout),
+    }
+    sheet = {"rules": table_rules, "hands": list(hands_raw)}
     try:
         scored = score_scoresheet(sheet)
     except ScoresheetError as error:
         raise LeagueError("bad_scoresheet", error.message) from None
-    fixed = state.settings.match_format.fixed_hands
     ledger = scored.ledger
-    count = len(ledger.hands)
-    if fixed is not None and count != fixed and ledger.winner is None:
-        raise LeagueError(
-            "bad_scoresheet", f"A fixed-hands match has {fixed} hands; this sheet has {count}."
-        )
-    totals = {"north_south": ledger.totals[0], "east_west": ledger.totals[1]}
-    winner = outcome(
-        totals,
-        None if ledger.winner is None else ("north_south", "east_west")[ledger.winner],
-        fixed,
+    outcome = match_outcome(
+        (ledger.totals[0], ledger.totals[1]), ledger.winner, ledger.finished_after_hand
     )
-    if winner is None and fixed is None:
+    if outcome is None:
+        fixed = state.settings.match_format.fixed_hands
         raise LeagueError(
-            "bad_scoresheet", "The game has not reached its target: no side has won yet."
+            "bad_scoresheet",
+            "The game has not reached its target: no side has won yet."
+            if fixed is None
+            else f"A fixed-hands match has {fixed} hands (more while level, in a knockout); "
+            f"this sheet has {len(ledger.hands)} and the game is not over.",
         )
-    return totals, winner, count, sheet
-
-
-def outcome(totals: Mapping[str, int], ledger_winner: str | None, fixed: int | None) -> str | None:
-    """A match's winner: in a fixed-hands match the side ahead after the hands (None: a
-    draw); in a game to the target, the game's winner."""
-    if fixed is not None:
-        if totals["north_south"] == totals["east_west"]:
-            return None
-        return "north_south" if totals["north_south"] > totals["east_west"] else "east_west"
-    return ledger_winner
-
-
-@dataclass(frozen=True)
-class TableResult:
-    """A competition table's finished game, as the match-results projection kept it."""
-
-    table_id: str
-    round_number: int
-    board: int
-    points: Mapping[str, int]
-    winner: str | None
-    hands: int
-    bot_substitute: bool
-
-
-TABLE_RESULT_ACTOR = {"kind": "system", "name": "match_results"}
-
-
-def _table_result_decision(
-    competition_id: str, result: TableResult, seeds: dict[int, str | None]
-) -> Callable[[CompetitionState], list[Any]]:
-    def decide(state: CompetitionState) -> list[Any]:
-        number = result.round_number
-        if number not in seeds:
-            seeds[number] = seed_of(competition_id, number)
-        return decisions.decide_result(
-            state,
-            round_number=number,
-            board=result.board,
-            points=result.points,
-            winner=result.winner,
-            source="table",
-            seed=seeds[number],
-            actor=TABLE_RESULT_ACTOR,
-            table_id=result.table_id,
-            hands=result.hands,
-            bot_substitute=result.bot_substitute,
-        )
-
-    return decide
-
-
-def record_table_result(competition_id: str, result: TableResult) -> CompetitionState:
-    """The result of a competition table's finished game (appended by the match-results
-    projection; idempotent by the table id)."""
-    return execute(
-        competition_id,
-        _table_result_decision(competition_id, result, {}),
-        command_id=f"table-result:{result.table_id}",
-        after=lambda s, _e: finish_if_complete(s, TABLE_RESULT_ACTOR),
-    )[0]
-
-
-def record_table_results(
-    competition_id: str,
-    results: Sequence[TableResult],
-    *,
-    after_all: Callable[[CompetitionState], object] | None = None,
-) -> list[list[StoredEvent] | LeagueError]:
-    """Several finished tables of one competition in one fold and one transaction
-    (:func:`~leagues.services.streams.execute_each`), in the given order: per result its
-    stored events, or the refusal (e.g. the organiser entered that match first);
-    ``after_all`` gets the state after the last append, in the same transaction."""
-    seeds: dict[int, str | None] = {}
-    return execute_each(
-        competition_id,
-        [
-            (
-                f"table-result:{result.table_id}",
-                _table_result_decision(competition_id, result, seeds),
-            )
-            for result in results
-        ],
-        after=lambda s, _e: finish_if_complete(s, TABLE_RESULT_ACTOR),
-        after_all=after_all,
-    )
+    return outcome.points, outcome.winner, outcome.hands, sheet
 
 
 def record_forfeit(

@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.rules import Rules
-from games.engine.seats import TEAM_NAMES
+from games.engine.seats import TEAM_NAMES, TEAM_WORDS, team_of
 
 from .hand_score import TeamHandScore, score_team
-from .outcome import winner_after_hand
+from .outcome import game_end
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +37,14 @@ class Ledger:
 
     @property
     def finished(self) -> bool:
-        """Whether a team has won."""
-        return self.winner is not None
+        """Whether the game is over: a team has won, or (a fixed number of hands) it is
+        a draw (``winner`` None)."""
+        return self.finished_after_hand is not None
+
+    @property
+    def ending(self) -> str:
+        """How the finished game ended, for a sentence: "North-South won" or "a draw"."""
+        return "a draw" if self.winner is None else f"{TEAM_WORDS[self.winner]} won"
 
     def record_hand(self, bids: list[int], blind: list[bool], tricks: list[int]) -> HandResult:
         """Score a hand, update the totals and decide whether the game is over."""
@@ -51,9 +57,14 @@ class Ledger:
         for team in teams:
             self.totals[team.team] = team.total
             self.bags[team.team] = team.bags_total
-        winner = winner_after_hand(self.rules, (self.totals[0], self.totals[1]))
-        if winner is not None:
-            self.winner = winner
+        taken = [0, 0]
+        for seat, count in enumerate(tricks):
+            taken[team_of(seat)] += count
+        end = game_end(
+            self.rules, (self.totals[0], self.totals[1]), result.number, (taken[0], taken[1])
+        )
+        if end is not None:
+            self.winner = end.winner
             self.finished_after_hand = result.number
         return result
 

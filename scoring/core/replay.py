@@ -30,7 +30,7 @@ from games.engine.hand_summary import hand_summary
 from games.engine.record import GameRecord, RecordError, parse_record, recorded_hand
 from games.engine.replay import PASS_MISSING, Refusal, replay_hand
 from games.engine.rules import Rules, RulesError, rules_from_spec, rules_name
-from games.engine.seats import SEAT_NAMES, TEAM_WORDS
+from games.engine.seats import SEAT_NAMES
 
 from .game import Game
 
@@ -216,10 +216,10 @@ def _replay_own(record: GameRecord) -> Replay:
     game = Game(record.rules, first_dealer=record.hands[0].dealer)
     for hand in record.hands:
         if game.finished:
-            winner = TEAM_WORDS[game.ledger.winner] if game.ledger.winner is not None else ""
             raise RecordError(
                 f"Hand {hand.number}: the game was over after hand "
-                f"{game.ledger.finished_after_hand} ({winner} won); no more hands are dealt.",
+                f"{game.ledger.finished_after_hand} ({game.ledger.ending}); "
+                "no more hands are dealt.",
                 hand=hand.number,
                 action="deal",
                 code="game_over",

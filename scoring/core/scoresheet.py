@@ -83,10 +83,10 @@ def score_scoresheet(document: object) -> ScoredScoresheet:
     ledger = Ledger(rules)
     hands: list[ScoresheetHand] = []
     for number, raw_hand in enumerate(raw_hands, start=1):
-        if ledger.winner is not None:
+        if ledger.finished:
             raise ScoresheetError(
                 f"Hand {number}: the game was over after hand {ledger.finished_after_hand} "
-                f"({TEAM_WORDS[ledger.winner]} won); remove the hands after it.",
+                f"({ledger.ending}); remove the hands after it.",
                 number,
             )
         hand = _read_hand(rules, number, raw_hand, (ledger.totals[0], ledger.totals[1]))

@@ -186,7 +186,7 @@ def result_fields(
         corrects=corrects,
         rated=rated,
     )
-    check_result(result, match_format)
+    check_result(result, match_format, knockout=bool(pairing.match))
     check_result_after_withdrawal(result, state.entrants)
     return {
         "result_id": result_id,

@@ -22,7 +22,7 @@ from leagues.domain.decisions import (
 )
 from leagues.domain.league import LeagueSpec, SeasonRequest
 from leagues.domain.state import CompetitionState
-from leagues.services import competitions, leagues, registration, results, rounds
+from leagues.services import competitions, leagues, match_results, registration, results, rounds
 from leagues.services.streams import load
 
 # The use cases that take no request body, as they are.
@@ -31,8 +31,8 @@ confirm_partnership = registration.confirm_partnership
 pair_next_round = rounds.pair_next_round
 advance_stage = results.advance_stage
 confirm_result = results.confirm_result
-record_table_result = results.record_table_result
-TableResult = results.TableResult
+record_table_result = match_results.record_table_result
+TableResult = match_results.TableResult
 events_of = competitions.events_of
 
 

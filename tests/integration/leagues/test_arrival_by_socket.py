@@ -6,17 +6,18 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
+from eventstore.reading import read_stream
+from games.domain.streams import table_stream_id
+from games.live.presence import is_seated_in_lobby
 from games.models import Table
 from leagues.models import CompetitionTable
-from leagues.services.presence import arrive, arrive_at_table
+from leagues.services.presence import arrive, arrive_at_owned_table
 from leagues.services.streams import load
 from leagues.services.tables import start_round
 from services.asgi import application
@@ -123,38 +124,22 @@ def test_a_player_opening_the_table_is_checked_in_once(live_db: Any) -> None:
     assert arrived(cid) == {"north"}
 
 
-def test_a_player_who_connected_before_the_round_was_stored_is_checked_in_at_a_resync(
-    live_db: Any, settings: Any
-) -> None:
-    """The seats are taken a moment before the round's tables are stored as its own: a
-    player whose socket connected in between is checked in at a later resync."""
-    cid, table_id, seats = open_round()
-    # That moment: the table's competition row is not there yet.
-    row = CompetitionTable.objects.get(table_id=table_id)
-    CompetitionTable.objects.filter(table_id=table_id).delete()
-    settings.WS_RESYNC_SECONDS = 0.2
-    token = token_for(seats["north"])
-    checked_in = database_sync_to_async(arrived)
-
-    async def scenario() -> None:
-        socket = socket_of(table_id, token)
-        assert (await socket.connect())[0]
-        try:
-            first = await socket.receive_json_from(10)
-            # Answered after connect finished, its announcement included.
-            await socket.send_json_to({"after": first["version"]})
-            await socket.receive_json_from(10)
-            assert await checked_in(cid) == set()
-            await database_sync_to_async(row.save)()
-            deadline = asyncio.get_running_loop().time() + 20
-            while await checked_in(cid) != {"north"}:
-                assert asyncio.get_running_loop().time() < deadline, "north never checked in"
-                await asyncio.sleep(0.05)
-        finally:
-            await socket.disconnect()
-
-    async_to_sync(scenario)()
-    assert arrived(cid) == {"north"}
+def test_the_round_knows_its_tables_before_any_player_is_seated(live_db: Any) -> None:
+    """The table ids derive from their command ids, so ``RoundStarted`` and the table
+    index commit before any table exists: no socket can announce a seated player at a
+    table the competition does not know yet (the race the announcement used to repeat
+    for is gone)."""
+    cid, table_id, _seats = open_round()
+    started = next(e for e in lg.events_of(cid) if e.type == "RoundStarted")
+    table_events = read_stream(table_stream_id(table_id))
+    assert started.position < table_events[0].position
+    assert table_events[0].data["owner"] == {
+        "kind": "competition",
+        "id": cid,
+        "round": 1,
+        "board": 1,
+    }
+    assert CompetitionTable.objects.filter(table_id=table_id, competition_id=cid).exists()
 
 
 def test_a_spectator_of_a_competition_table_does_not_check_anyone_in(live_db: Any) -> None:
@@ -165,13 +150,14 @@ def test_a_spectator_of_a_competition_table_does_not_check_anyone_in(live_db: An
     assert arrived(cid) == set()
 
 
-def test_another_table_costs_one_primary_key_read(
+def test_another_table_is_never_announced_and_costs_nothing(
     live_db: Any, django_assert_num_queries: Any
 ) -> None:
     player = new_user("arrival-casual")
     table_id = create_table(player, humans={"north": player}, start=False)
-    with django_assert_num_queries(1) as captured:
-        assert arrive_at_table(player, table_id) is None
-    assert "leagues_competitiontable" in captured.captured_queries[0]["sql"]
+    view = first_document(table_id, token_for(player))["table"]
+    assert view["your_seat"] == "north" and view["owner"] is None
+    assert not is_seated_in_lobby(view)  # the socket sends no announcement at all
     with django_assert_num_queries(0):
-        assert arrive_at_table(player, "not-a-table") is None
+        assert arrive_at_owned_table(player, None) is None
+        assert arrive_at_owned_table(player, {"kind": "club-night", "id": "x"}) is None

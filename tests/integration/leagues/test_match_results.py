@@ -103,10 +103,10 @@ def test_a_burst_of_table_results_reaches_the_standings_in_one_wake_up(
         assert cursor.fetchone() == (1, 4)
 
 
-def test_the_results_append_writes_the_standings_in_its_own_transaction(live_db: Any) -> None:
-    """No projection round: ``drain_pending`` alone leaves the standings at the results'
-    version; the projection, catching up over older versions later, never moves the row
-    back, and rebuilt it holds the same document."""
+def test_the_standings_projection_is_the_standings_one_writer(live_db: Any) -> None:
+    """``drain_pending`` appends the results and writes no standings; the projection,
+    catching up, writes the results' version, never moves the row back, and rebuilt it
+    holds the same document."""
     cid = paired_swiss(4)
     catch_up(official_standings)
     before = load(cid)
@@ -115,15 +115,14 @@ def test_the_results_append_writes_the_standings_in_its_own_transaction(live_db:
     assert drain_pending() == 2
     after = load(cid)
     assert len(after.results) == 2 and 1 in after.closed
+    assert OfficialStandings.objects.get(competition_id=cid).version == before.version
+    catch_up(official_standings)
     row = OfficialStandings.objects.get(competition_id=cid)
     assert row.version == after.version
     assert row.document["closed_rounds"] == [1]
-    # An older state (a projection batch behind the append) leaves the row alone.
+    # An older state (a second projector behind the first) leaves the row alone.
     assert store_standings([before]) == {}
     assert OfficialStandings.objects.get(competition_id=cid).version == after.version
-    catch_up(official_standings)
-    caught_up = OfficialStandings.objects.get(competition_id=cid)
-    assert (caught_up.version, caught_up.document) == (row.version, row.document)
     rebuild(official_standings)
     rebuilt = OfficialStandings.objects.get(competition_id=cid)
     assert (rebuilt.version, rebuilt.document) == (row.version, row.document)

@@ -36,7 +36,10 @@ GAMES = settings(
 def presets(draw: st.DrawFn) -> Rules:
     """Any valid combination of the options, biased toward ones that end games and bid blind."""
     nil = draw(st.booleans())
+    hands = draw(st.sampled_from([None, None, None, 1, 2, 3]))
     return Rules(
+        hands=hands,
+        extra_hands=0 if hands is None else draw(st.sampled_from([0, 1, 3])),
         target_score=draw(st.sampled_from([50, 100, 200, 300, 500])),
         lose_score=draw(st.sampled_from([None, -50, -100, -200])),
         nil=nil,

@@ -11,8 +11,10 @@ from games.engine.rules import FIELD_NAMES, RULE_BOUNDS, RulesError, rules_from_
 
 
 def spec(name: str, value: int) -> dict[str, object]:
-    # A losing score needs a target above it, and blind nil values need blind nil on.
-    return {"preset": "standard", "blind_nil": True, name: value}
+    # A losing score needs a target above it, blind nil values need blind nil on, and
+    # extra hands need a fixed number of hands.
+    extra = {"hands": 1} if name == "extra_hands" else {}
+    return {"preset": "standard", "blind_nil": True, **extra, name: value}
 
 
 def test_every_numeric_rule_has_a_bound() -> None:
@@ -22,7 +24,8 @@ def test_every_numeric_rule_has_a_bound() -> None:
         if isinstance(getattr(rules_from_spec("standard"), name), int)
         and not isinstance(getattr(rules_from_spec("standard"), name), bool)
     }
-    assert numeric | {"lose_score"} == set(RULE_BOUNDS)
+    # lose_score and hands are null in the Standard preset (no losing score; to the target).
+    assert numeric | {"lose_score", "hands"} == set(RULE_BOUNDS)
 
 
 @given(data=st.data())

@@ -105,4 +105,6 @@ def test_every_field_of_the_issue_is_a_rules_field() -> None:
         "nil_tricks_count_for_partner",
         "first_lead",
         "breaking_spades",
+        "hands",
+        "extra_hands",
     }

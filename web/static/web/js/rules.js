@@ -16,7 +16,12 @@ export function presetTitle(name) {
 
 /** One line: "Game to 500 · Nil ±100 · Blind nil off · Set −10 × bid · 10 bags −100". */
 export function rulesSummary(rules) {
-  const parts = [`Game to ${rules.target_score}`];
+  const parts = [
+    rules.hands
+      ? `${rules.hands} hand${rules.hands === 1 ? "" : "s"}` +
+        (rules.extra_hands ? `, up to ${rules.extra_hands} more to break a tie` : "")
+      : `Game to ${rules.target_score}`,
+  ];
   if (rules.lose_score !== null && rules.lose_score !== undefined) {
     parts.push(`lose at ${String(rules.lose_score).replace("-", "−")}`);
   }

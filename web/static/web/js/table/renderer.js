@@ -552,8 +552,13 @@ export class TableRenderer {
     const mine = view.your_seat ? TEAM_OF[view.your_seat] : "north_south";
     const theirs = mine === "north_south" ? "east_west" : "north_south";
     const score = `${points(totals[mine])} to ${points(totals[theirs])}`;
+    // A finished game without a winner is a draw (a fixed number of hands, level).
+    const drawn = !winner && view.scores.finished_after_hand;
     let text;
-    if (!view.your_seat) {
+    if (drawn) {
+      const count = view.scores.finished_after_hand;
+      text = `A draw after ${count} hand${count === 1 ? "" : "s"}, ${score}.`;
+    } else if (!view.your_seat) {
       text = winner ? `${TEAM_NAMES[winner]} won, ${score}.` : `Final score ${score}.`;
     } else if (winner === mine) {
       text = `You and your partner won, ${score}!`;

@@ -121,3 +121,28 @@ class PlayerRating(models.Model):
     @property
     def ordinal(self) -> float:
         return self.mu - 3.0 * self.sigma
+
+
+class RatingChange(models.Model):
+    """One player's rating before and after one rated match of one pool: the rating
+    history the ratings page charts, written by the ratings projection with the ratings
+    (a correction's recompute rewrites its pool's history as it rewrites the ratings)."""
+
+    pool = models.CharField(max_length=80)
+    player = models.CharField(max_length=64)
+    result_key = models.CharField(max_length=160)
+    position = models.BigIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pool", "player", "result_key"], name="leagues_rating_change_once"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["pool", "player", "position"], name="leagues_rating_history")
+        ]

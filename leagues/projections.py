@@ -17,8 +17,9 @@ log into the same rows. Each reads only the events it uses (``stream_prefixes``,
   after the catch-up (``after_catch_up``), appends it to the competition.
 - ``league_rating_pools``: openskill per player and ratings pool (the site's and each
   league's, :mod:`leagues.domain.pools`) from the results that feed each pool
-  (:mod:`leagues.core.ratings`); a correction recomputes the pools it touches in log
-  order.
+  (:mod:`leagues.core.ratings`), with each rated match's change per player (the
+  rating history, :class:`~leagues.models.RatingChange`); a correction recomputes the
+  pools it touches in log order, history included.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from eventstore.subscriptions import CompactEvent, Projection
 from games.domain import events as table_events
 from games.domain.streams import TABLE_STREAM_PREFIX, table_id_of_stream
 from leagues.core.ratings import PlayerRating as Rating
-from leagues.core.ratings import RatedMatch, rate
+from leagues.core.ratings import RatedMatch, rate_with_changes
+from leagues.core.ratings import RatingChange as Change
 from leagues.domain import events as ev
 from leagues.domain.pools import SITE_POOL, pools_fed
 from leagues.domain.state import CompetitionState
@@ -46,6 +48,7 @@ from leagues.models import (
     PendingTableResult,
     PlayerRating,
     RatedResult,
+    RatingChange,
 )
 from leagues.services.match_results import drain_pending, keep_finished
 
@@ -237,6 +240,7 @@ class RatingsProjection(Projection):
     def reset(self) -> None:
         RatedResult.objects.all().delete()
         PlayerRating.objects.all().delete()
+        RatingChange.objects.all().delete()
         self.states.clear()
 
     def handle(self, event: Event) -> None:
@@ -314,7 +318,7 @@ class RatingsProjection(Projection):
                 r.player: Rating(r.player, r.mu, r.sigma, r.matches)
                 for r in PlayerRating.objects.filter(pool=pool, player__in=players)
             }
-            self._save(pool, rate(self._matches(pool_rows), start))
+            self._save(pool, *rate_with_changes(self._matches(pool_rows), start))
 
     def _recompute(self, pools: set[str]) -> None:
         for pool in sorted(pools):
@@ -322,10 +326,29 @@ class RatingsProjection(Projection):
                 RatedResult.objects.filter(pool=pool, superseded=False).order_by("position")
             )
             PlayerRating.objects.filter(pool=pool).delete()
-            self._save(pool, rate(self._matches(rows)))
+            RatingChange.objects.filter(pool=pool).delete()
+            self._save(pool, *rate_with_changes(self._matches(rows)))
 
     @staticmethod
-    def _save(pool: str, ratings: dict[str, Rating]) -> None:
+    def _save(pool: str, ratings: dict[str, Rating], changes: Sequence[Change]) -> None:
+        """The pool's new ratings, and each player's change at each match (the history)."""
+        RatingChange.objects.bulk_create(
+            [
+                RatingChange(
+                    pool=pool,
+                    player=c.before.player,
+                    result_key=c.match,
+                    position=c.order,
+                    mu_before=c.before.mu,
+                    sigma_before=c.before.sigma,
+                    mu_after=c.after.mu,
+                    sigma_after=c.after.sigma,
+                )
+                for c in changes
+            ],
+            # As the results: a result delivered again is not a second history row.
+            ignore_conflicts=True,
+        )
         PlayerRating.objects.bulk_create(
             [
                 PlayerRating(pool=pool, player=r.player, mu=r.mu, sigma=r.sigma, matches=r.matches)

@@ -15,6 +15,7 @@ from web.competitions import (
     CompetitionOrganiseView,
     CompetitionPageView,
 )
+from web.leagues import LeagueListView, LeaguePageView, RatingsPageView
 from web.pages import ReplayPageView, VerifyingDocView, WatchView
 
 urlpatterns = [
@@ -39,6 +40,9 @@ urlpatterns = [
         CompetitionOrganiseView.as_view(),
         name="web-competition-organise",
     ),
+    path("leagues/", LeagueListView.as_view(), name="web-leagues"),
+    path("leagues/<uuid:league_id>/", LeaguePageView.as_view(), name="web-league"),
+    path("ratings/", RatingsPageView.as_view(), name="web-ratings"),
     path("account/", TemplateView.as_view(template_name="web/account.html"), name="web-account"),
     path("account/password-reset/", PasswordResetPage.as_view(), name="web-password-reset"),
     path(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import listings, views
 
 C = "competitions/<str:competition_id>"
 
@@ -29,7 +29,8 @@ urlpatterns = [
     path(f"{C}/export", views.ExportView.as_view(), name="competition-export"),
     path("players/me/next-matches", views.MyNextMatchesView.as_view(), name="my-next-matches"),
     path("ratings", views.RatingsView.as_view(), name="ratings"),
-    path("leagues", views.LeaguesListView.as_view(), name="leagues"),
+    path("ratings/<str:player>/history", listings.RatingHistoryView.as_view()),
+    path("leagues", listings.LeaguesIndexView.as_view(), name="leagues"),
     path("leagues/<str:league_id>", views.LeagueView.as_view(), name="league"),
     path("leagues/<str:league_id>/seasons", views.SeasonsView.as_view()),
 ]

@@ -69,12 +69,30 @@ def rated_matches(
     return matches
 
 
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One player's rating before and after one rated match (the rating history)."""
+
+    match: str
+    order: int
+    before: PlayerRating
+    after: PlayerRating
+
+
 def rate(
     matches: Iterable[RatedMatch], start: Mapping[str, PlayerRating] | None = None
 ) -> dict[str, PlayerRating]:
     """Every player's rating after ``matches`` (from ``start``, or the defaults)."""
+    return rate_with_changes(matches, start)[0]
+
+
+def rate_with_changes(
+    matches: Iterable[RatedMatch], start: Mapping[str, PlayerRating] | None = None
+) -> tuple[dict[str, PlayerRating], list[RatingChange]]:
+    """:func:`rate`, and each player's change at each match, in the order applied."""
     model = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
     ratings = dict(start or {})
+    changes: list[RatingChange] = []
     for match in sorted(matches, key=lambda m: (m.order, m.id)):
         teams = [match.north_south, match.east_west]
         before = [[ratings.get(p, PlayerRating(p)) for p in team] for team in teams]
@@ -88,8 +106,10 @@ def rate(
         after = model.rate(model_teams, ranks=ranks)
         for team_before, team_after in zip(before, after, strict=True):
             for old, new in zip(team_before, team_after, strict=True):
-                ratings[old.player] = PlayerRating(old.player, new.mu, new.sigma, old.matches + 1)
-    return ratings
+                rated = PlayerRating(old.player, new.mu, new.sigma, old.matches + 1)
+                ratings[old.player] = rated
+                changes.append(RatingChange(match.id, match.order, old, rated))
+    return ratings, changes
 
 
 def team_ordinal(ratings: Mapping[str, PlayerRating], players: Sequence[str]) -> float:

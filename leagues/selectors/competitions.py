@@ -449,9 +449,12 @@ def ratings(
     if players:
         query = query.filter(player__in=players[:limit])
     rows = list(query.order_by("-rank", "player")[:limit])
+    names = usernames_of(r.player for r in rows)
     return [
         {
             "player": r.player,
+            # null for an erased account: the ratings page says "a former player".
+            "username": names.get(r.player),
             "mu": r.mu,
             "sigma": r.sigma,
             "ordinal": r.ordinal,

@@ -34,7 +34,13 @@ from django.db.models.fields import AutoFieldMixin
 from eventstore.recorder import append
 from eventstore.records import NewEvent
 from eventstore.subscriptions import catch_up, registered_projections
-from leagues.models import OfficialStandings, PendingTableResult, PlayerRating, RatedResult
+from leagues.models import (
+    OfficialStandings,
+    PendingTableResult,
+    PlayerRating,
+    RatedResult,
+    RatingChange,
+)
 from leagues.services import rounds
 from leagues.services.streams import load
 from scoring.models import LedgerHand
@@ -60,7 +66,7 @@ PROJECTION_MODELS: dict[str, tuple[type[Model], ...]] = {
     "score_ledger": (LedgerHand,),
     "league_standings": (OfficialStandings,),
     "league_match_results": (PendingTableResult,),
-    "league_rating_pools": (RatedResult, PlayerRating),
+    "league_rating_pools": (RatedResult, PlayerRating, RatingChange),
 }
 # When a row was written, not what it holds: a rebuild writes it again, later.
 WRITE_TIMES = {"updated_at"}

@@ -8,7 +8,7 @@ import pytest
 
 from eventstore.subscriptions import catch_up, rebuild
 from leagues.core.errors import LeagueError
-from leagues.models import OfficialStandings, PlayerRating, RatedResult
+from leagues.models import OfficialStandings, PlayerRating, RatedResult, RatingChange
 from leagues.projections import match_results, official_standings, player_ratings
 from leagues.services.streams import load
 from tests.integration.leagues import builders as lg
@@ -106,7 +106,7 @@ def follow() -> None:
         catch_up(projection)
 
 
-def projected() -> tuple[list[Any], list[Any], list[Any]]:
+def projected() -> tuple[list[Any], list[Any], list[Any], list[Any]]:
     return (
         list(
             OfficialStandings.objects.order_by("competition_id").values(
@@ -122,6 +122,19 @@ def projected() -> tuple[list[Any], list[Any], list[Any]]:
         list(
             RatedResult.objects.order_by("pool", "result_key").values(
                 "pool", "result_key", "position", "north_south", "east_west", "winner", "superseded"
+            )
+        ),
+        # The rating history: each rated match's change per player.
+        list(
+            RatingChange.objects.order_by("pool", "player", "position").values(
+                "pool",
+                "player",
+                "result_key",
+                "position",
+                "mu_before",
+                "sigma_before",
+                "mu_after",
+                "sigma_after",
             )
         ),
     )

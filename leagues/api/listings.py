@@ -31,8 +31,8 @@ class LeaguesIndexView(views.LeaguesListView):
     def get(self, request: Request) -> Response:
         return Response(
             league_reads.list_leagues(
-                limit=views._whole(request, "limit", 50),
-                offset=views._whole(request, "offset", 0),
+                limit=views.whole_number_param(request, "limit", 50),
+                offset=views.whole_number_param(request, "offset", 0),
             )
         )
 
@@ -56,7 +56,7 @@ class RatingHistoryView(views.LeaguesView):
             rating_reads.rating_history(
                 player,
                 pool=parse_pool(request.query_params.get("pool")),
-                limit=views._whole(request, "limit", rating_reads.MAX_HISTORY),
-                before=None if before is None else views._whole(request, "before", 0),
+                limit=views.whole_number_param(request, "limit", rating_reads.MAX_HISTORY),
+                before=None if before is None else views.whole_number_param(request, "before", 0),
             )
         )

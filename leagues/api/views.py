@@ -61,7 +61,7 @@ def _body(request: Request) -> dict[str, Any]:
     return dict(request.data)
 
 
-def _whole(request: Request, name: str, default: int) -> int:
+def whole_number_param(request: Request, name: str, default: int) -> int:
     """A whole-number query parameter (the selector checks its range)."""
     raw = request.query_params.get(name)
     if raw is None:
@@ -169,8 +169,8 @@ class CompetitionsView(LeaguesView):
         return Response(
             reads.list_competitions(
                 status=request.query_params.get("status"),
-                limit=_whole(request, "limit", 50),
-                offset=_whole(request, "offset", 0),
+                limit=whole_number_param(request, "limit", 50),
+                offset=whole_number_param(request, "offset", 0),
             )
         )
 

@@ -47,7 +47,7 @@ def fill_history(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("leagues", "0003_rating_pools")]
+    dependencies = [("leagues", "0004_competition_entrants")]
 
     operations = [
         migrations.CreateModel(

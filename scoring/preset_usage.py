@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models import Count
 
+from eventstore.erasable_store import texts_of
 from eventstore.models import Event
 from games.engine.rules import FIELD_NAMES
 from games.models import Table
@@ -101,11 +102,16 @@ def competitions_pinned(name: str, limit: int = MAX_LISTED) -> dict[int, list[Co
         .order_by("-position")
         .values_list("stream_id", "data")[:limit]
     )
+    rows = list(events)
+    # A competition's name is kept by reference (eventstore.erasable): one query for all.
+    names = texts_of(data.get("name", "") for _, data in rows)
     pinned: dict[int, list[CompetitionPin]] = {}
-    for stream_id, data in events:
+    for stream_id, data in rows:
         version = data.get("rules", {}).get("version")
         if isinstance(version, int):
-            pin = CompetitionPin(stream_id[len(COMPETITION_STREAM_PREFIX) :], data.get("name", ""))
+            pin = CompetitionPin(
+                stream_id[len(COMPETITION_STREAM_PREFIX) :], names(data.get("name", ""))
+            )
             pinned.setdefault(version, []).append(pin)
     return pinned
 

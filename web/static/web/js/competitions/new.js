@@ -76,7 +76,8 @@ class StageList {
       for (const [action, [disabled, where]] of Object.entries(buttons)) {
         const b = li.querySelector(`[data-action=${action}]`);
         b.disabled = disabled;
-        b.setAttribute("aria-label", action === "remove" ? `Remove stage ${number}` : `Move stage ${number} ${where}`);
+        // Each button says which stage it moves: several stages' buttons are on the page.
+        b.textContent = action === "remove" ? `Remove stage ${number}` : `Move stage ${number} ${where}`;
       }
     });
     $("new-add-stage").disabled = items.length >= MAX_STAGES;

@@ -22,11 +22,12 @@ function sideItem(side, winner) {
   return li;
 }
 
-function matchItem(match, level) {
+function matchItem(match, level, alone) {
   const li = el("li", `bracket-match state-${match.state}`);
   li.dataset.match = match.id;
   li.dataset.state = match.state;
-  li.append(el(`h${level}`, "bracket-match-title", match.title));
+  // A round of one match (a final) is named by its round's heading already.
+  if (!alone) li.append(el(`h${level}`, "bracket-match-title", match.title));
   const sides = el("ul", "bracket-sides");
   sides.append(sideItem(match.top, match.winner), sideItem(match.bottom, match.winner));
   li.append(sides, el("p", "hint bracket-note", match.note));
@@ -58,7 +59,7 @@ export function drawBracket(box, bracket, names) {
       column.dataset.round = String(round.round);
       column.append(el(`h${level}`, "", round.title));
       const list = el("ol", "bracket-matches");
-      list.append(...round.matches.map((match) => matchItem(match, level + 1)));
+      list.append(...round.matches.map((match) => matchItem(match, level + 1, round.matches.length === 1)));
       column.append(list);
       rounds.append(column);
     }

@@ -86,7 +86,9 @@ class StageList {
     $("new-stage-count").textContent = `${items.length} stage${items.length === 1 ? "" : "s"}: ${items
       .map((li) => li.querySelector("[data-field=kind]").selectedOptions[0].textContent)
       .join(", then ")}.`;
+    // A change answers the last refusal: its notes go until the next submit.
     this.showProblems([]);
+    $("new-error").textContent = "";
   }
 
   typed() {

@@ -96,8 +96,14 @@ class StageSerializer(serializers.Serializer[Any]):
     advance = serializers.IntegerField(
         required=False, allow_null=True, min_value=2, max_value=4096, help_text="How many go on."
     )
-    double = serializers.BooleanField(required=False, help_text="A double round robin.")
-    reset = serializers.BooleanField(required=False, help_text="Scores start again.")
+    double = serializers.BooleanField(
+        required=False, help_text="A double round robin, or a double-elimination knockout."
+    )
+    reset = serializers.BooleanField(
+        required=False,
+        help_text="A double-elimination knockout's grand-final reset (a second final when "
+        "the losers' bracket champion wins the first).",
+    )
 
 
 class MatchPointsSerializer(StrictSerializer):

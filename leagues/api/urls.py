@@ -23,6 +23,7 @@ urlpatterns = [
     path(f"{C}/rounds/<int:number>/results", views.ResultsView.as_view()),
     path(f"{C}/results/<str:result_id>/confirm", views.ConfirmResultView.as_view()),
     path(f"{C}/results/<str:result_id>/correct", views.CorrectionView.as_view()),
+    path(f"{C}/stages", views.StagesView.as_view(), name="competition-stages"),
     path(f"{C}/stages/advance", views.AdvanceStageView.as_view()),
     path(f"{C}/standings", views.StandingsView.as_view(), name="competition-standings"),
     path(f"{C}/players/<str:player>/next-match", views.NextMatchView.as_view()),

@@ -378,6 +378,16 @@ class CorrectionView(CommandView):
         return reads.official_standings(path["competition_id"])
 
 
+@read(
+    "competition_stages",
+    "Each stage: settings, status, its rounds and, for a knockout, the bracket (every "
+    "match's sides, where they come from, winner, round and board) and its champion.",
+)
+class StagesView(LeaguesView):
+    def get(self, request: Request, competition_id: str) -> Response:
+        return polled(request, competition_id, lambda: reads.stages(competition_id))
+
+
 @write("competition_stage_advance")
 class AdvanceStageView(CommandView):
     def run(self, user: Any, body: None, competition_id: str) -> Any:

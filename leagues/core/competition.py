@@ -118,8 +118,12 @@ class Competition:
         return stage + 1 if finished else stage
 
     def _bracket_state(self, stage: int) -> knockout.BracketState:
-        # The bracket in seed order, as the rounds were derived (not the entrants' order).
-        return knockout.bracket_state(self.next_round_input(stage, 0), self.settings.lots_seed)
+        return self.bracket(stage)[1]
+
+    def bracket(self, stage: int) -> tuple[knockout.Bracket, knockout.BracketState]:
+        """A knockout stage's bracket and where it stands, as its rounds were derived:
+        in seed order (not the entrants' order), from the stage's drawn entrants."""
+        return knockout.drawn_bracket(self.next_round_input(stage, 0), self.settings.lots_seed)
 
     def _drawn_entrants(self, stage: int) -> list[str]:
         """The entrants of a schedule drawn once (a round robin, a knockout bracket): those

@@ -304,9 +304,9 @@ def canonical_input(
     return document
 
 
-def bracket_state(document: Mapping[str, Any], seed: str) -> BracketState:
-    """The bracket the canonical input describes, resolved with its winners so far
-    (``seed`` breaks rating ties only for an input without ``lots_seed``)."""
+def drawn_bracket(document: Mapping[str, Any], seed: str) -> tuple[Bracket, BracketState]:
+    """The bracket the canonical input describes, and it resolved with its winners so
+    far (``seed`` breaks rating ties only for an input without ``lots_seed``)."""
     raw = list(document["entrants"])
     ids = [str(entry["id"]) for entry in raw]
     ratings = {str(entry["id"]): int(entry["rating"]) for entry in raw}
@@ -315,7 +315,13 @@ def bracket_state(document: Mapping[str, Any], seed: str) -> BracketState:
     bracket = build_bracket(
         seeds, bool(document.get("double", False)), bool(document.get("reset", False))
     )
-    return resolve(bracket, {str(k): str(v) for k, v in dict(document["winners"]).items()})
+    winners = {str(k): str(v) for k, v in dict(document["winners"]).items()}
+    return bracket, resolve(bracket, winners)
+
+
+def bracket_state(document: Mapping[str, Any], seed: str) -> BracketState:
+    """The bracket the canonical input describes, resolved with its winners so far."""
+    return drawn_bracket(document, seed)[1]
 
 
 def derive(document: Mapping[str, Any], seed: str) -> RoundPairing:

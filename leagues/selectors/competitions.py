@@ -17,6 +17,7 @@ from leagues.core.tiebreaks import check_tiebreaks
 from leagues.core.whatif import compare, not_comparable_summary
 from leagues.domain import events as ev
 from leagues.domain import schedule
+from leagues.domain.decisions.results import can_advance
 from leagues.domain.pools import SITE_POOL
 from leagues.domain.state import CompetitionState
 from leagues.models import Competition, OfficialStandings, PlayerRating
@@ -115,7 +116,92 @@ def overview(competition_id: object) -> dict[str, Any]:
         "players": usernames_of(player_ids),
         "rounds": state.last_round,
         "stage": state.stage,
+        # Whether ``POST .../stages/advance`` would be accepted now.
+        "can_advance": can_advance(state),
         "finished": state.finished,
+    }
+
+
+def stages(competition_id: object) -> dict[str, Any]:
+    """Each stage: its settings, rounds and progress, and a knockout's bracket."""
+    state = state_of(competition_id)
+    assert state.settings is not None
+    competition = state.competition()
+    upcoming = competition.next_stage()
+    out = []
+    for index, spec in enumerate(state.settings.stages):
+        numbers = [r.number for r in state.rounds if r.stage == index]
+        if index < state.stage or (numbers and upcoming > index):
+            status = "complete"
+        elif numbers:
+            status = "in_play"
+        else:
+            status = "waiting"
+        bracket = None
+        if spec.kind == "knockout" and index <= state.stage:
+            bracket = _bracket(state, index, drawn=bool(numbers))
+        out.append(
+            {
+                "number": index + 1,
+                **spec.as_dict(),
+                "status": status,
+                "round_numbers": numbers,
+                "bracket": bracket,
+            }
+        )
+    return {
+        "current": state.stage + 1,
+        "can_advance": can_advance(state),
+        "finished": state.finished,
+        "stages": out,
+    }
+
+
+def _bracket(state: CompetitionState, stage: int, *, drawn: bool) -> dict[str, Any] | None:
+    """The bracket of a knockout stage (bounded: ``MAX_KNOCKOUT_ENTRANTS`` entrants), each
+    match with where its sides come from, who they are (``""``: a bye; ``None``: not
+    known yet), its winner and the round and board it was played in."""
+    try:
+        bracket, resolved = state.competition().bracket(stage)
+    except LeagueError:
+        return None  # no bracket to draw yet (fewer than two entrants)
+    played = {
+        p.match: {"round": paired.number, "board": p.board}
+        for paired in state.rounds
+        if paired.stage == stage
+        for p in paired.pairing.matches
+    }
+    by_id = {m.id: m for m in resolved.matches}
+
+    def side(source: Any, entrant: str | None) -> dict[str, Any]:
+        return {
+            "from": source.kind,
+            "seed": source.seed or None,
+            "match": source.match or None,
+            "entrant": entrant,
+        }
+
+    return {
+        # False before the stage's first round is paired: the bracket as it would be drawn.
+        "drawn": drawn,
+        "size": bracket.size,
+        "double": bracket.double,
+        "reset": bracket.reset,
+        "seeds": list(bracket.seeds),
+        "matches": [
+            {
+                "id": match.id,
+                "part": match.stage,
+                "round": match.round,
+                "top": side(match.top, by_id[match.id].top),
+                "bottom": side(match.bottom, by_id[match.id].bottom),
+                "winner": by_id[match.id].winner,
+                "needed": by_id[match.id].needed,
+                "played": played.get(match.id),
+            }
+            for match in bracket.matches
+        ],
+        "champion": resolved.champion,
     }
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eventstore.records import NewEvent
+from leagues.core.errors import LeagueError
 from leagues.core.pairings import Pairing
 from leagues.core.results import (
     MAX_GAME_POINTS,
@@ -475,7 +476,8 @@ def decide_correct(
     ]
 
 
-def decide_advance(state: CompetitionState, *, actor: Actor) -> list[NewEvent]:
+def _stage_to_advance_to(state: CompetitionState) -> int:
+    """The next stage (0-based) when the current one is complete; refused otherwise."""
     require(state)
     if state.rounds and state.last_round not in state.closed:
         raise p.refuse("round_not_closed", f"Round {state.last_round} is not closed yet.")
@@ -488,7 +490,22 @@ def decide_advance(state: CompetitionState, *, actor: Actor) -> list[NewEvent]:
             if stage >= len(competition.settings.stages)
             else f"Stage {state.stage + 1} is not complete yet.",
         )
-    return [ev.stage_advanced(stage=stage, entrants=competition.stage_entrants(stage), actor=actor)]
+    return stage
+
+
+def can_advance(state: CompetitionState) -> bool:
+    """Whether :func:`decide_advance` would accept now (the organise page's button)."""
+    try:
+        _stage_to_advance_to(state)
+    except LeagueError:
+        return False
+    return True
+
+
+def decide_advance(state: CompetitionState, *, actor: Actor) -> list[NewEvent]:
+    stage = _stage_to_advance_to(state)
+    entrants = state.competition().stage_entrants(stage)
+    return [ev.stage_advanced(stage=stage, entrants=entrants, actor=actor)]
 
 
 def decide_finish(state: CompetitionState, *, actor: Actor) -> list[NewEvent]:

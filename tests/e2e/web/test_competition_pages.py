@@ -307,7 +307,7 @@ def test_the_organiser_creates_enters_results_and_corrects_one(page: Any, orm: N
     page.goto("/competitions/new/")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     page.fill("#new-name", "Club night")
-    page.fill("#new-rounds", "2")
+    page.fill("#new-stage-1-rounds", "2")
     page.check("input[name=match][value=fixed]")
     page.fill("#new-hands", "1")
     at_both_sizes(page, "competition-new")

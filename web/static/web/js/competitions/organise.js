@@ -121,6 +121,14 @@ function drawStages() {
   if (!last) {
     const kind = stages[overview.stage + 1].kind;
     button_.textContent = `Advance to stage ${overview.stage + 2} (${FORMAT_LABELS[kind] || kind})`;
+    // The API says when it would accept (the stage complete, its last round closed).
+    button_.disabled = !overview.can_advance;
+    const advance = stages[overview.stage].advance;
+    $("stage-advance-note").textContent = overview.can_advance
+      ? `Stage ${overview.stage + 1} is complete: its top ${advance} go on to stage ${overview.stage + 2}.`
+      : `Stage ${overview.stage + 1} is not complete yet: the top ${advance} go on once its last round is closed.`;
+  } else {
+    $("stage-advance-note").textContent = "";
   }
 }
 

@@ -16,6 +16,7 @@ import { tableLink } from "./next_match.js";
 import { liveRound, matchPointsByRound } from "./standings.js";
 import { drawStandingsChart } from "./standings_chart.js";
 import { drawStandings, tiebreakSelects } from "./tables.js";
+import { drawStages } from "./stages_view.js";
 import { BoardTiles } from "./tiles.js";
 import {
   entrantNames,
@@ -127,6 +128,24 @@ function drawRounds() {
   );
 }
 
+/** Each stage, a knockout as its bracket; shown when there is more than one stage or a
+ * knockout. A competition that is only a knockout has no standings table: its bracket
+ * says who is in and who won, and Swiss tie-breaks would mean nothing there. */
+function drawStagesSection(answer) {
+  const stages = answer.stages;
+  const knockout = stages.some((s) => s.kind === "knockout");
+  $("stages-section").hidden = stages.length < 2 && !knockout;
+  const champion = drawStages($("stages"), answer, page.names, FORMAT_LABELS);
+  const line = $("competition-champion");
+  line.hidden = !champion;
+  line.replaceChildren();
+  if (champion) {
+    line.append("Champion: ", Object.assign(document.createElement("strong"), { textContent: champion }));
+  }
+  page.knockoutOnly = stages.every((s) => s.kind === "knockout");
+  $("standings-section").hidden = page.knockoutOnly;
+}
+
 function drawStandingsSection() {
   const document_ = page.standings;
   const standings = document_.standings;
@@ -147,7 +166,7 @@ function drawChart() {
   const entered = overview.entrants.filter((e) => e.status !== "invited");
   const series = matchPointsByRound(page.rounds, overview.settings.match_points, entered);
   const order = page.standings.standings.rows.map((row) => row.entrant);
-  $("chart-section").hidden = page.rounds.length === 0;
+  $("chart-section").hidden = page.rounds.length === 0 || page.knockoutOnly;
   drawStandingsChart($("standings-chart"), $("chart-legend"), series, order, page.names);
 }
 
@@ -179,9 +198,10 @@ async function refresh() {
   if (overview.version === page.version) return;
   // The socket's document when it is at the overview's version; else read it.
   const pushed = page.pushed && page.pushed.version === overview.version ? page.pushed : null;
-  const [rounds, standings] = await Promise.all([
+  const [rounds, standings, stages] = await Promise.all([
     api(`${base}/rounds`),
     pushed || api(`${base}/standings`),
+    api(`${base}/stages`),
   ]);
   page.overview = overview;
   page.names = entrantNames(overview, overview.players);
@@ -192,6 +212,7 @@ async function refresh() {
   $("competition-name").textContent = name;
   document.title = `${name} · Spades`;
   $("competition-summary").textContent = summary(overview);
+  drawStagesSection(stages);
   drawStandingsSection();
   drawRounds();
   drawChart();

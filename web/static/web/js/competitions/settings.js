@@ -1,21 +1,90 @@
 // A competition's settings from the "create a competition" form, as POST /api/competitions
 // takes them (docs/leagues.md). Pure.
 
+// What the server accepts for stages (leagues/core/stages.py, knockout.py).
+export const MAX_STAGES = 8;
+export const MAX_SWISS_ROUNDS = 64;
+export const MAX_ADVANCE = 1024;
+export const STAGE_FIELD_WORDS = {
+  kind: "Format",
+  rounds: "Rounds",
+  advance: "How many go on",
+  double: "Double",
+  reset: "Grand final reset",
+};
+
+/** A stage as the API takes it, from its fields as typed (`last`: no `advance`). */
+export function stageFromForm(typed, last) {
+  const stage = { kind: typed.kind };
+  if (typed.kind === "swiss") stage.rounds = Number(typed.rounds);
+  if (typed.double && typed.kind !== "swiss") stage.double = true;
+  if (typed.kind === "knockout" && typed.double && typed.reset) stage.reset = true;
+  if (!last) stage.advance = Number(typed.advance);
+  return stage;
+}
+
+const whole = (value, low, high) => Number.isInteger(value) && value >= low && value <= high;
+
+/**
+ * What the server would refuse in these stages (as `stageFromForm` makes them), in
+ * words, before sending: `[{stage, field, message}]` (`stage` 1-based; none: fine).
+ */
+export function stageProblems(stages) {
+  const problems = [];
+  if (!stages.length || stages.length > MAX_STAGES) {
+    problems.push({ stage: 0, field: "kind", message: `A competition has 1 to ${MAX_STAGES} stages.` });
+    return problems;
+  }
+  let previous = null;
+  stages.forEach((stage, index) => {
+    const number = index + 1;
+    const last = number === stages.length;
+    const say = (field, message) => problems.push({ stage: number, field, message: `Stage ${number}: ${message}` });
+    if (stage.kind === "swiss" && !whole(stage.rounds, 1, MAX_SWISS_ROUNDS)) {
+      say("rounds", `a Swiss stage has 1 to ${MAX_SWISS_ROUNDS} rounds.`);
+    }
+    if (stage.kind === "knockout" && !last) say("kind", "a knockout can only be the last stage.");
+    if (!last) {
+      if (!whole(stage.advance, 2, MAX_ADVANCE)) {
+        say("advance", `say how many go on to stage ${number + 1} (2 to ${MAX_ADVANCE}).`);
+      } else if (previous !== null && stage.advance >= previous) {
+        say("advance", `each stage sends on fewer entrants than the one before (stage ${number - 1}: ${previous}).`);
+      }
+      if (whole(stage.advance, 2, MAX_ADVANCE)) previous = stage.advance;
+    }
+  });
+  return problems;
+}
+
+/**
+ * The server's refusal of a stage (``stage 2 rounds is a whole number from 0 to 64.``,
+ * ``stage 2: a knockout can only be the last stage.``) with the field's label in place
+ * of its name: `{stage, field, text}`, or null for any other refusal.
+ */
+export function stageRefusal(message) {
+  const match = /^stage (\d+)(?: (kind|rounds|advance|double|reset))?:? (.*)$/.exec(message || "");
+  if (!match) return null;
+  const [, number, field, rest] = match;
+  const label = field ? `${STAGE_FIELD_WORDS[field]} ` : "";
+  const text = `Stage ${number}: ${label}${rest}`.replace(/ is a whole number/, " must be a whole number");
+  return { stage: Number(number), field: field || "kind", text };
+}
+
 /** `form`: the fields as typed; `tiebreaks`: the order chosen (the draw of lots is added last). */
 export function settingsFromForm(form, tiebreaks) {
-  const kind = form.format;
-  const stage = { kind };
-  if (kind === "swiss") stage.rounds = Number(form.rounds);
-  if (form.double) stage.double = true;
+  const typed = form.stages || [{ kind: form.format, rounds: form.rounds, double: form.double }];
+  const stages = typed.map((stage, index) => stageFromForm(stage, index === typed.length - 1));
   const settings = {
     name: form.name.trim(),
-    stages: [stage],
+    stages,
     rules: form.preset || "standard",
     match_points: { win: Number(form.win), draw: Number(form.draw), loss: Number(form.loss), bye: Number(form.bye) },
     tiebreaks: [...tiebreaks.filter((t) => t !== "lots"), "lots"],
   };
   if (form.match === "fixed") settings.fixed_hands = Number(form.hands);
   if (form.bots) settings.bot_level = form.bots;
+  // Only a first-stage knockout is seeded this way; a later one by the standings before it.
+  if (stages[0].kind === "knockout" && form.seeding) settings.knockout_seeding = form.seeding;
   // Sent as typed (a whole number 0-13): the server refuses anything else, with its reason.
   if (form.delay !== undefined && String(form.delay).trim() !== "" && Number(form.delay) !== 0) {
     settings.spectator_delay_tricks = Number(form.delay);

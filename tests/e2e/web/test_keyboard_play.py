@@ -56,9 +56,7 @@ def test_a_whole_hand_played_with_the_keyboard_only(page: Any, orm: None) -> Non
     username = sign_up(page)
     # East deals: south (the player) bids first, west leads the first trick.
     table_id = started_table(username, {"preset": "standard"})
-    page.evaluate(
-        "id => localStorage.setItem('spades.table', JSON.stringify({ id }))", table_id
-    )
+    page.evaluate("id => localStorage.setItem('spades.table', JSON.stringify({ id }))", table_id)
     page.reload()
     expect(page.locator("#continue-box")).to_be_visible()
     tab_to(page, "continue-game")
@@ -137,7 +135,8 @@ def test_the_turn_does_not_take_the_focus_from_a_field(page: Any, orm: None) -> 
     # The player types in a field outside the table while the others bid.
     page.evaluate(
         """() => { const f = document.createElement("input"); f.id = "elsewhere";
-                   f.setAttribute("aria-label", "Notes"); document.querySelector("main").prepend(f); }"""
+                   f.setAttribute("aria-label", "Notes");
+                   document.querySelector("main").prepend(f); }"""
     )
     page.focus("#elsewhere")
     page.keyboard.type("typing")

@@ -182,4 +182,9 @@ def test_roving_tabindex_moves_among_enabled_items(page: Any) -> None:
     assert result["other"] == [None, None, 0]
     assert result["stop"] == [4, 1, 1, 0, None]
     # One tab stop (tabindex 0) on the first enabled button; ArrowRight skips the dimmed one.
-    assert result["page"] == {"first": "a", "before": [0, -1, -1], "moved": "c", "after": [-1, -1, 0]}
+    assert result["page"] == {
+        "first": "a",
+        "before": [0, -1, -1],
+        "moved": "c",
+        "after": [-1, -1, 0],
+    }

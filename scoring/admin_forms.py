@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 
+from games.engine.rule_words import in_words
 from games.engine.rules import FIELD_NAMES, PRESETS, RULE_BOUNDS, RulesError
 from scoring.models import RulePreset
 from scoring.services.presets import NAME_PATTERN, rules_from_mapping
@@ -78,8 +79,10 @@ def _number_field(name: str) -> forms.IntegerField:
         help_text=f"{help_text} From {low} to {high} ({reason}).",
         # The engine's own sentence (games.engine.rules._check_bounds), as the API says it.
         error_messages={
-            "min_value": f"{name} must be at least {low} ({reason}), not %(show_value)s.",
-            "max_value": f"{name} must be at most {high} ({reason}), not %(show_value)s.",
+            "min_value": in_words(f"{name} must be at least {low} ({reason}), not ")
+            + "%(show_value)s.",
+            "max_value": in_words(f"{name} must be at most {high} ({reason}), not ")
+            + "%(show_value)s.",
         },
     )
 
@@ -150,5 +153,5 @@ class RulePresetForm(forms.ModelForm):
         try:
             cleaned["rules"] = rules_from_mapping(values).to_dict()
         except RulesError as error:
-            raise forms.ValidationError(str(error)) from None
+            raise forms.ValidationError(in_words(str(error))) from None
         return cleaned

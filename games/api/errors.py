@@ -8,6 +8,7 @@ from rest_framework.response import Response
 
 from eventstore.errors import WrongExpectedVersion
 from games.engine.errors import IllegalMove
+from games.engine.rule_words import in_words
 from games.engine.rules import RulesError
 from games.services.errors import CommandRejected
 from services.api.errors import ApiProblem, ProblemHandlingMixin
@@ -42,7 +43,7 @@ def problem_for(exc: Exception) -> ApiProblem | None:
             status_code=int(getattr(exc, "status", 400)), code=exc.code, message=exc.message
         )
     if isinstance(exc, RulesError):
-        return ApiProblem(status_code=400, code="bad_rules", message=str(exc))
+        return ApiProblem(status_code=400, code="bad_rules", message=in_words(str(exc)))
     if isinstance(exc, ObjectDoesNotExist):
         return ApiProblem(status_code=404, code="not_found", message="No such resource.")
     return None

@@ -52,6 +52,11 @@ class TableSummarySerializer(serializers.Serializer[Any]):
     totals = JsonObjectField()
     winner = serializers.CharField(allow_null=True)
     created_at = serializers.DateTimeField()
+    last_played_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the table last changed (a move, a seat): null for a spectator of a "
+        "table behind a spectator delay.",
+    )
 
 
 class TablePageSerializer(serializers.Serializer[Any]):
@@ -85,6 +90,7 @@ def _summary(table: Table, viewer: Any) -> dict[str, Any]:
         "totals": table.totals,
         "winner": table.winner,
         "created_at": table.created_at,
+        "last_played_at": table.updated_at,
     }
 
 
@@ -103,6 +109,8 @@ def _delayed_summary(table: Table, view: dict[str, Any]) -> dict[str, Any]:
         "totals": view["scores"]["totals"],
         "winner": view["scores"]["winner"],
         "created_at": table.created_at,
+        # The read model's time would tell when the moves not yet shown were made.
+        "last_played_at": None,
     }
 
 

@@ -31,6 +31,7 @@ from games.domain.decisions import ActorRef, parse_seat_arg
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState, seed_commitment
 from games.engine.errors import IllegalMove
+from games.engine.rule_words import in_words
 from games.engine.rules import RulesError
 from games.models import Table, TableSecret
 from scoring.services.presets import resolve
@@ -381,7 +382,7 @@ def create_table(
     try:
         resolved = resolve(spec, preset_version)
     except RulesError as error:
-        raise CommandRejected("bad_rules", str(error)) from None
+        raise CommandRejected("bad_rules", in_words(str(error))) from None
     # With a command id the table's id derives from it, so a retry lands on the same stream
     # and the store's per-stream idempotency answers it.
     table_id = uuid.uuid4() if cid is None else created_table_id(actor, cid)

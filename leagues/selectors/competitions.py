@@ -445,8 +445,14 @@ def _is_knockout(state: CompetitionState, number: int, board: int) -> bool:
 
 
 def next_match(competition_id: object, player: str) -> dict[str, Any]:
-    """The player's next (or current) match and its table."""
-    return _next_match(state_of(competition_id), player)
+    """The player's next (or current) match and its table; ``{"entrant": None, "match":
+    None}`` for a player who plays in no entrant here (the organiser, a spectator signed
+    in): the competition page asks on every refresh, and a question with no match to
+    answer is not an error."""
+    state = state_of(competition_id)
+    if state.entrant_of_player(player) is None:
+        return {"entrant": None, "match": None}
+    return _next_match(state, player)
 
 
 def _next_match(state: CompetitionState, player: str) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from typing import Any
 from games.engine.cards import card_name
 from games.engine.hand_summary import hand_summary
 from games.engine.replay import PASS_MISSING, Refusal
+from games.engine.rule_words import in_words
 from games.engine.rules import Rules, RulesError
 from games.engine.seats import SEAT_NAMES, TEAM_NAMES
 from games.selectors.visibility import shown_state
@@ -96,7 +97,7 @@ def rescore(
     try:
         resolved = resolve(rules_spec)
     except RulesError as error:
-        raise CommandRejected("bad_rules", str(error)) from None
+        raise CommandRejected("bad_rules", in_words(str(error))) from None
     ids = [parse_table_id(table_id) for table_id in table_ids]
     if len(ids) > MAX_TABLES:
         raise CommandRejected("too_many_tables", f"Rescore at most {MAX_TABLES} tables at once.")

@@ -134,3 +134,57 @@ def test_trick_steps_lay_an_update_card_by_card(page: Any) -> None:
     ]
     assert result["finished"]["winner"] == "south"
     assert [p["card"] for p in result["finished"]["cards"]] == ["2C", "3C", "4C", "AC"]
+
+
+ROVING = """async () => {
+  const r = await import("/static/web/js/table/roving.js");
+  const t = (enabled, from, key) => r.rovingTarget(enabled, from, key);
+  const enabled = [false, true, false, true, true, false];
+  // The group in a page: buttons, the second dimmed; arrows move, Tab leaves.
+  const box = document.createElement("div");
+  box.innerHTML = '<button>a</button><button aria-disabled="true">b</button><button>c</button>';
+  document.body.append(box);
+  const refresh = r.roving(box, "button");
+  const first = refresh();
+  const stops = () => [...box.children].map((b) => b.tabIndex);
+  const before = stops();
+  box.children[0].focus();
+  box.children[0].dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true }));
+  const moved = document.activeElement.textContent;
+  const after = stops();
+  box.remove();
+  return {
+    next: [t(enabled, 1, "ArrowRight"), t(enabled, 2, "ArrowDown"), t(enabled, 4, "ArrowRight")],
+    previous: [t(enabled, 1, "ArrowLeft"), t(enabled, 2, "ArrowUp")],
+    ends: [t(enabled, 2, "Home"), t(enabled, 2, "End")],
+    fromDimmed: [t(enabled, 0, "ArrowRight"), t(enabled, 5, "ArrowLeft")],
+    noneEnabled: [t([false, false, false], 0, "ArrowRight"), t([false, false], 1, "End")],
+    other: [t(enabled, 1, "Enter"), t([], 0, "ArrowRight"), t([true], 0, "ArrowRight")],
+    stop: [r.rovingStop(enabled, 4), r.rovingStop(enabled, 0), r.rovingStop(enabled, -1),
+           r.rovingStop([false, false], null), r.rovingStop([], 0)],
+    page: { first: first.textContent, before, moved, after },
+  };
+}"""
+
+
+def test_roving_tabindex_moves_among_enabled_items(page: Any) -> None:
+    open_site(page)
+
+    result = page.evaluate(ROVING)
+
+    # Enabled: 1, 3 and 4 of 0..5. Next and previous skip the dimmed and wrap round.
+    assert result["next"] == [3, 3, 1]
+    assert result["previous"] == [4, 1]
+    assert result["ends"] == [1, 4]
+    assert result["fromDimmed"] == [1, 4]  # the focus left on a card that became dimmed
+    # Nothing enabled (the hand while another seat plays): every card may be read.
+    assert result["noneEnabled"] == [1, 1]
+    assert result["other"] == [None, None, 0]
+    assert result["stop"] == [4, 1, 1, 0, None]
+    # One tab stop (tabindex 0) on the first enabled button; ArrowRight skips the dimmed one.
+    assert result["page"] == {
+        "first": "a",
+        "before": [0, -1, -1],
+        "moved": "c",
+        "after": [-1, -1, 0],
+    }

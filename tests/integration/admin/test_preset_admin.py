@@ -81,7 +81,7 @@ def test_a_number_beyond_its_bound_is_refused_with_the_reason(admin_page: Client
 
     assert response.status_code == 200
     assert (
-        "target_score must be at most 10000 (twenty times the standard 500), not 10001."
+        "Target score must be at most 10,000 (twenty times the standard 500), not 10001."
         in response.content.decode()
     )
     assert not RulePreset.objects.filter(name="club").exists()

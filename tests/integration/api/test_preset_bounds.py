@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from games.engine.rule_words import in_words
 from games.engine.rules import PRESETS, RULE_BOUNDS
 from scoring.models import RulePreset
 from tests.integration.api.conftest import event_count
@@ -33,7 +34,8 @@ def assert_refused(response: Any, field: str) -> None:
     assert response.status_code == 400, response.content
     problem = response.json()
     assert problem["code"] == "bad_rules"
-    assert problem["message"].startswith(f"{field} must be at ")
+    # The refusal speaks words: "Target score must be at most 10,000 ...".
+    assert problem["message"].startswith(in_words(f"{field} must be at "))
 
 
 def bounded_field(rules: dict[str, Any]) -> str:
@@ -102,5 +104,5 @@ def test_the_presets_admin_refuses_a_value_beyond_its_bound(admin_client: APICli
     )
 
     assert response.status_code == 200  # the form again, with the engine's sentence
-    assert "nil_points must be at most 1000" in response.content.decode()
+    assert "Nil points must be at most 1,000" in response.content.decode()
     assert RulePreset.objects.count() == before

@@ -268,6 +268,21 @@ def test_my_next_matches_list_my_competitions_only(organiser: Any, swiss: Any) -
     assert theirs == []
 
 
+def test_the_next_match_of_someone_who_plays_no_entrant_here_is_none(
+    organiser: Any, swiss: Any
+) -> None:
+    # The competition page asks on every refresh, its organiser's too: not a 404.
+    cid = swiss(4)
+    lg.pair_next_round(organiser, cid)
+
+    response = client_for(organiser).get(
+        f"/api/competitions/{cid}/players/{organiser.pk}/next-match"
+    )
+
+    assert response.status_code == 200
+    assert response.json() == {"entrant": None, "match": None}
+
+
 def test_my_next_matches_need_a_sign_in() -> None:
     response = APIClient().get("/api/players/me/next-matches")
 

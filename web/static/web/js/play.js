@@ -181,6 +181,19 @@ async function showMyGames() {
   box.hidden = games.length === 0;
 }
 
+/** The other team's players: usernames, "Easy computer" for a bot, "a free seat". */
+function opponentNames(table, team) {
+  const names = table.seats
+    .filter((s) => TEAM_OF[s.seat] === team)
+    .map((s) => s.username || (s.kind === "bot" ? `${capital(s.bot_level || "normal")} computer` : "a free seat"));
+  return names.join(" and ");
+}
+
+/** A date and time in the reader's own words ("3 May 2025, 14:02"). */
+function lastPlayed(iso) {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
 function myGameItem(table) {
   const li = document.createElement("li");
   li.className = "game-item";
@@ -192,14 +205,16 @@ function myGameItem(table) {
   const us = points((table.totals || {})[team] || 0);
   const them = points((table.totals || {})[other] || 0);
   const text = document.createElement("span");
-  const when = new Date(table.created_at).toLocaleDateString();
+  // Games are told apart by who sat against the player and when they last played.
+  const when = lastPlayed(table.last_played_at || table.created_at);
+  const against = `against ${opponentNames(table, other)}`;
   if (table.status === "finished") {
     const result = table.winner ? (table.winner === team ? "won" : "lost") : "finished";
-    text.textContent = `Finished (${result}) · you ${us}, opponents ${them} · ${when}`;
+    text.textContent = `Finished (${result}) ${against} · you ${us}, opponents ${them} · last played ${when}`;
   } else if (table.status === "playing") {
-    text.textContent = `In play · hand ${table.hand_number} · you ${us}, opponents ${them} · ${when}`;
+    text.textContent = `In play ${against} · hand ${table.hand_number} · you ${us}, opponents ${them} · last played ${when}`;
   } else {
-    text.textContent = `Waiting to start · ${when}`;
+    text.textContent = `Waiting to start · made ${when}`;
   }
   li.append(text);
   if (table.status === "finished") {
@@ -207,14 +222,14 @@ function myGameItem(table) {
     link.href = `/tables/${table.id}/replay/`;
     link.className = "button-link";
     link.textContent = "Replay";
-    link.setAttribute("aria-label", `Replay the game of ${when}`);
+    link.setAttribute("aria-label", `Replay the game ${against}, last played ${when}`);
     li.append(link);
   } else {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "primary continue-table";
     button.textContent = "Continue";
-    button.setAttribute("aria-label", `Continue the game of ${when}`);
+    button.setAttribute("aria-label", `Continue the game ${against}, last played ${when}`);
     button.addEventListener("click", () => {
       session.saveTableId(table.id);
       openTable(table.id);

@@ -177,7 +177,11 @@ async function drawNextMatch() {
   try {
     answer = await api(`${base}/players/${page.me.id}/next-match`);
   } catch {
-    box.hidden = true; // not an entrant of this competition
+    box.hidden = true;
+    return;
+  }
+  if (!answer.entrant) {
+    box.hidden = true; // not an entrant of this competition (its organiser, a spectator)
     return;
   }
   $("next-match-text").textContent = nextMatchText(answer, page.names);

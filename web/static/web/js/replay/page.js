@@ -353,10 +353,16 @@ function wire() {
   $("step-slider").addEventListener("input", (e) => (stopPlaying(), showStep(Number(e.target.value))));
   $("download-record").addEventListener("click", downloadRecord);
   $("rescore-preset").addEventListener("change", (e) => rescoreUnder(e.target.value));
-  $("replay-body").addEventListener("keydown", (e) => {
-    if (e.target.matches("select, input")) return;
-    if (e.key === "ArrowRight") showStep(app.index + 1);
-    else if (e.key === "ArrowLeft") showStep(app.index - 1);
+  // The arrow keys step from anywhere on the page (the focus starts on the page itself),
+  // except in a field that uses them (the hand and trick pickers, the slider).
+  document.addEventListener("keydown", (e) => {
+    if ($("replay-body").hidden || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (e.target.closest && e.target.closest("select, input, textarea, [contenteditable]")) return;
+    const to = { ArrowRight: app.index + 1, ArrowLeft: app.index - 1 }[e.key];
+    if (to === undefined || !app.states.length) return;
+    e.preventDefault();
+    stopPlaying();
+    showStep(to);
   });
 }
 

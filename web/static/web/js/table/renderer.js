@@ -6,6 +6,7 @@ import { breakdownElement, points, signed } from "../breakdown.js";
 import { cardFace, cardText, cardWords, nameCard, sortHand } from "../cards.js";
 import { chartKey, scoreChart } from "../chart.js";
 import { presetTitle, rulesSummary } from "../rules.js";
+import { roving } from "./roving.js";
 import {
   bidText,
   capital,
@@ -35,6 +36,11 @@ export class TableRenderer {
     this.resultTimer = null;
     const dismiss = this.part("dismiss-result");
     if (dismiss) dismiss.addEventListener("click", () => this.hideHandResult());
+    // The hand and the bids are one tab stop each, with the arrow keys inside (roving.js).
+    const hand = this.part("hand");
+    const bids = this.part("bid-buttons");
+    this.handStop = hand ? roving(hand, "button.card") : () => null;
+    this.bidStop = bids ? roving(bids, "button.bid-button") : () => null;
     this.reset();
   }
 
@@ -49,6 +55,8 @@ export class TableRenderer {
     this.suggestion = null; // {hand, bid, counted: Set}
     this.selectedPass = new Set();
     this.resultsShown = null;
+    this.turnKey = null; // the turn the focus was last moved to
+    this.autoBid = null; // the bid the focus was put on, while the player has not moved it
     const rows = this.part("score-sheet-rows");
     if (rows) rows.dataset.count = "";
     const chart = this.part("score-chart");
@@ -97,6 +105,8 @@ export class TableRenderer {
     this.renderSeatControl(view);
     this.onRender(view);
     this.restoreFocus(focus);
+    this.updateStops();
+    this.focusTurn(view);
   }
 
   setText(name, text) {
@@ -132,6 +142,68 @@ export class TableRenderer {
     }
     if (!target && hand) target = hand.querySelector("button.card.playable") || hand.querySelector("button.card");
     if (target) target.focus({ preventScroll: true });
+  }
+
+  /** After a redraw: which card and which bid Tab lands on (the suggested bid first). */
+  updateStops() {
+    const bids = this.part("bid-buttons");
+    this.bidStop(bids ? bids.querySelector(".bid-button.suggested") : null);
+    this.handStop(null);
+  }
+
+  /**
+   * What the viewer acts on now, when it is their turn: [a key naming the turn, the
+   * control]. The suggested bid (or the first), "Look at my cards" before a blind nil
+   * choice, the first card to pass or the first playable card; null when it is not their turn.
+   */
+  turnTarget(view) {
+    const hand = view.hand;
+    if (!view.your_seat || view.status !== "playing" || !hand || !hand.you) return null;
+    const base = `${view.id}:${hand.number}`;
+    if (hand.phase === "bidding" && hand.turn === view.your_seat) {
+      const look = this.part("look-cards");
+      if (!hand.you.cards && look) return [`${base}:look`, look];
+      const bids = this.part("bid-buttons");
+      const bid = bids && (bids.querySelector(".bid-button.suggested") || bids.querySelector(".bid-button"));
+      return bid ? [`${base}:bid`, bid] : null;
+    }
+    const mode = this.handMode(view);
+    if (mode === "idle") return null;
+    const list = this.part("hand");
+    const card = list && (list.querySelector("button.card.playable") || (mode === "pass" && list.querySelector("button.card")));
+    return card ? [`${base}:${mode}:${(hand.you.cards || []).length}`, card] : null;
+  }
+
+  /**
+   * At each new turn of the viewer, move the focus to what they act on, unless they are
+   * busy elsewhere: typing in a field, or on a control outside the table. Once per turn, so
+   * a redraw during the turn never pulls the focus back from where the player moved it.
+   */
+  focusTurn(view) {
+    const turn = this.turnTarget(view);
+    if (!turn) {
+      this.turnKey = null;
+      return;
+    }
+    const [key, target] = turn;
+    if (key === this.turnKey) return;
+    this.turnKey = key;
+    if (!this.mayTakeFocus()) return;
+    target.focus({ preventScroll: !this.offScreen(target) });
+    this.autoBid = target.dataset.bid || null;
+  }
+
+  mayTakeFocus() {
+    const active = document.activeElement;
+    if (!active || active === document.body || active === document.documentElement) return true;
+    if (!this.root.contains(active)) return false;
+    return !active.matches("input, textarea, select, [contenteditable]");
+  }
+
+  /** Whether `el` is out of the viewport (on a phone the bids are below the felt). */
+  offScreen(el) {
+    const box = el.getBoundingClientRect();
+    return box.bottom < 0 || box.top > window.innerHeight;
   }
 
   // ---------------------------------------------------------------- scores and seats
@@ -342,6 +414,17 @@ export class TableRenderer {
       this.renderBidding(this.view);
       this.renderHand(this.view);
       this.restoreFocus(focus);
+      this.updateStops();
+      // The focus was put on the first bid before the suggestion came: move it to the
+      // suggested one, unless the player has moved it since.
+      const active = document.activeElement;
+      const suggested = this.part("bid-buttons") && this.part("bid-buttons").querySelector(".bid-button.suggested");
+      if (suggested && active && active.dataset.bid && active.dataset.bid === this.autoBid && active !== suggested) {
+        suggested.focus({ preventScroll: true });
+        this.autoBid = suggested.dataset.bid;
+        this.updateStops();
+      }
+      this.focusTurn(this.view);
     }
   }
 
@@ -510,6 +593,9 @@ export class TableRenderer {
     body.dataset.count = String(hands.length);
     const mine = view.your_seat ? TEAM_OF[view.your_seat] : "north_south";
     const theirs = mine === "north_south" ? "east_west" : "north_south";
+    // A spectator has no "you": the columns are the teams' names.
+    this.setText("sheet-us", view.your_seat ? "You & partner" : TEAM_NAMES[mine]);
+    this.setText("sheet-them", view.your_seat ? "Opponents" : TEAM_NAMES[theirs]);
     body.replaceChildren(
       ...hands.map((result, i) => {
         const row = document.createElement("tr");
@@ -568,6 +654,14 @@ export class TableRenderer {
       text = `Final score ${score}.`;
     }
     this.setText("game-over-text", text);
+    // A player starts a new game; a spectator may replay this one or go back to the tables.
+    const newGame = this.part("new-game");
+    if (newGame) newGame.hidden = !view.your_seat;
+    const spectator = this.part("spectator-actions");
+    if (spectator) {
+      spectator.hidden = Boolean(view.your_seat);
+      this.part("watch-replay").href = `/tables/${view.id}/replay/`;
+    }
     for (const name of ["bid-panel", "pass-panel"]) {
       const panel = this.part(name);
       if (panel) panel.hidden = true;

@@ -89,3 +89,27 @@ class TableSecret(models.Model):
 
     def __str__(self) -> str:
         return f"secret of table {self.table_id}"
+
+
+class SeatInvitation(models.Model):
+    """The secret of a live invitation to a seat kept for a friend (``SeatReserved``).
+
+    The stream keeps only its digest, since its events are public to auditors; this row
+    lets the table's creator see the link again. Replaced when the creator issues a new
+    invitation, deleted when they revoke it; written in the same transaction as the event.
+    Read by nobody but the creator (``games.selectors.invitations``).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    seat = models.PositiveSmallIntegerField()
+    secret = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "games_seat_invitation"
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="one_invitation_per_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation to seat {self.seat} of table {self.table_id}"

@@ -341,6 +341,9 @@ THROTTLE_RATES = {
     # tie-breaks: each rescores the competition) per user or address.
     "leagues_writes": env_str("THROTTLE_LEAGUES_WRITES", "120/min"),
     "whatif": env_str("THROTTLE_WHATIF", "30/min"),
+    # Refused takes of a seat kept for a friend (no, a wrong or a revoked invite secret),
+    # per user: only refusals count.
+    "invitation_guesses": env_str("THROTTLE_INVITATION_GUESSES", "10/hour"),
 }
 # The client address is REMOTE_ADDR: the real client's behind a trusted proxy
 # (TRUSTED_PROXIES, services/proxies.py), else the TCP peer's. DRF never reads
@@ -382,7 +385,10 @@ SPECTACULAR_SETTINGS = {
     # No deep links: each operation's id stays its anchor (web/templates/web/api_docs.html).
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     # The bot levels of a table's seat and of a competition's bots: one enum.
-    "ENUM_NAME_OVERRIDES": {"LevelEnum": "games.domain.events.BOT_LEVELS"},
+    "ENUM_NAME_OVERRIDES": {
+        "LevelEnum": "games.domain.events.BOT_LEVELS",
+        "SeatNameEnum": "games.engine.seats.SEAT_NAMES",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "services.api.schema.close_strict_objects",

@@ -28,21 +28,43 @@ class QuickGameSerializer(CreateTableSerializer):
     )
 
 
+class FriendsTableSerializer(QuickGameSerializer):
+    invited = serializers.ListField(
+        child=serializers.ChoiceField(choices=SEAT_NAMES),
+        required=False,
+        default=list,
+        max_length=3,
+        allow_empty=True,
+        help_text="Other human seats to keep for friends: each is taken only with the "
+        "secret of its invite link (GET /api/tables/{id}/invitations, the creator's).",
+    )
+
+    def validate_invited(self, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise serializers.ValidationError("Name each kept seat once.")
+        return value
+
+
 class _SeatedTableView(DomainErrorsMixin, APIView):
     """POST: one use case of ``games.services.seated_table``, the caller seated."""
 
     permission_classes = [IsAuthenticated]
     use_case: Any
+    serializer: Any = QuickGameSerializer
 
     def post(self, request: Request) -> Response:
-        serializer = QuickGameSerializer(data=request.data)
+        serializer = type(self).serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        extra = {}
+        if "invited" in serializer.validated_data:
+            extra["invited"] = serializer.validated_data["invited"]
         result = type(self).use_case(
             SeatedTable(
                 actor=request.user,
                 seat=serializer.validated_data["seat"],
                 command_id=command_id_from(request),
                 **serializer.table_options(),
+                **extra,
             )
         )
         return Response(
@@ -50,11 +72,11 @@ class _SeatedTableView(DomainErrorsMixin, APIView):
         )
 
 
-def _schema(operation_id: str) -> Any:
+def _schema(operation_id: str, request: Any = QuickGameSerializer) -> Any:
     return extend_schema_view(
         post=extend_schema(
             operation_id=operation_id,
-            request=QuickGameSerializer,
+            request=request,
             parameters=[IDEMPOTENCY_KEY],
             responses={201: CommandResultSerializer, **COMMAND_ERRORS},
             tags=["tables"],
@@ -69,8 +91,9 @@ class QuickGameView(_SeatedTableView):
     use_case = staticmethod(start_quick_game)
 
 
-@_schema("tables_friends_table")
+@_schema("tables_friends_table", FriendsTableSerializer)
 class FriendsTableView(_SeatedTableView):
     """Create a table with seats left for friends and sit the caller, or write nothing."""
 
     use_case = staticmethod(open_friends_table)
+    serializer = FriendsTableSerializer

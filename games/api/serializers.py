@@ -19,6 +19,7 @@ from games.api.fields import (
     WholeNumberField,
 )
 from games.domain.events import BOT_LEVELS, MAX_SPECTATOR_DELAY_TRICKS, SEAT_KINDS
+from games.engine.seats import SEAT_NAMES
 from services.api.serializers import StrictSerializer
 
 MAX_TURN_TIMER_SECONDS = 24 * 3600
@@ -98,6 +99,17 @@ class CommandSerializer(StrictSerializer):
         allow_null=True,
         min_value=0,
         help_text="The table version the client saw; a stale one is answered with 409.",
+    )
+
+
+class TakeSeatSerializer(CommandSerializer):
+    invitation = serializers.CharField(
+        required=False,
+        allow_null=True,
+        max_length=100,
+        trim_whitespace=True,
+        help_text="The secret of the seat's invite link (after '#invite=' in it): needed "
+        "for a seat kept for a friend, ignored elsewhere.",
     )
 
 
@@ -205,3 +217,20 @@ class GameRecordSerializer(serializers.Serializer[Any]):
     head_hash = serializers.CharField(
         allow_null=True, help_text="Hash of the stream's last event when exported."
     )
+
+
+class SeatInvitationSerializer(serializers.Serializer[Any]):
+    seat = serializers.ChoiceField(choices=SEAT_NAMES)
+    taken = serializers.BooleanField(help_text="A friend sits there already.")
+    secret = serializers.CharField(
+        allow_null=True, help_text="The live invitation's secret; null once revoked."
+    )
+    path = serializers.CharField(
+        allow_null=True,
+        help_text="The page link that seats the friend (the secret after '#invite=').",
+    )
+
+
+class SeatInvitationsSerializer(serializers.Serializer[Any]):
+    table_id = serializers.UUIDField()
+    invitations = SeatInvitationSerializer(many=True)

@@ -32,15 +32,19 @@ from games.api.serializers import (
     LookSerializer,
     PassSerializer,
     PlaySerializer,
+    SeatInvitationsSerializer,
     TableViewSerializer,
+    TakeSeatSerializer,
 )
+from games.selectors import invitations as seat_invitations
 from games.selectors import tables as table_listing
 from games.selectors import visibility as table_selectors
 from games.services import table_commands
+from games.services.errors import CommandRejected
 from games.services.export import export_table
 from services.api.etags import conditional_read
 from services.api.schema import IDEMPOTENCY_KEY, PROBLEM
-from services.api.throttles import CommandThrottle
+from services.api.throttles import CommandThrottle, InvitationGuessThrottle
 
 COMMAND_ERRORS = {code: PROBLEM for code in (400, 401, 403, 404, 409, 429)}
 READ_ERRORS = {400: PROBLEM, 404: PROBLEM}
@@ -175,17 +179,25 @@ class CommandView(DomainErrorsMixin, APIView):
         expected_version = arguments.pop("expected_version", None)
         if seat is not None:
             arguments["seat"] = seat
-        result = table_commands.execute(
-            type(self).command(table_id=table_id, **arguments),
-            request.user,
-            expected_version=expected_version,
-            command_id=command_id_from(request),
-        )
+        try:
+            result = table_commands.execute(
+                type(self).command(table_id=table_id, **arguments),
+                request.user,
+                expected_version=expected_version,
+                command_id=command_id_from(request),
+            )
+        except CommandRejected as refused:
+            if refused.code == "invitation_required":
+                InvitationGuessThrottle().record_refusal(request, self)
+            raise
         return Response(presenters.command_result(result, viewer_of(request)))
 
 
 def command_view(
-    command: type[table_commands.TableCommand], serializer: type[CommandSerializer], summary: str
+    command: type[table_commands.TableCommand],
+    serializer: type[CommandSerializer],
+    summary: str,
+    throttles: list[Any] | None = None,
 ) -> type[CommandView]:
     """A :class:`CommandView` for ``command`` with its own OpenAPI operation."""
 
@@ -210,6 +222,7 @@ def command_view(
         {
             "command": command,
             "request_serializer": serializer,
+            "throttle_classes": throttles or CommandView.throttle_classes,
             "post": documented_post,
             "__doc__": summary,
             "__module__": __name__,
@@ -217,9 +230,50 @@ def command_view(
     )
 
 
+# Refused takes of a seat kept for a friend are counted per user (InvitationGuessThrottle)
+# and, over the limit, answered 429 before anything is checked.
 TakeSeatView = command_view(
-    table_commands.TakeSeat, CommandSerializer, "Sit down at a free human seat."
+    table_commands.TakeSeat,
+    TakeSeatSerializer,
+    "Sit down at a free human seat (a seat kept for a friend: with its invitation secret).",
+    throttles=[CommandThrottle, InvitationGuessThrottle],
 )
+
+
+ReserveSeatView = command_view(
+    table_commands.ReserveSeat,
+    CommandSerializer,
+    "Keep a free human seat for a friend (the table's creator): only its invite link seats.",
+)
+ReissueInvitationView = command_view(
+    table_commands.ReissueInvitation,
+    CommandSerializer,
+    "Issue a new invite link for a kept seat (the creator): the old link stops working.",
+)
+RevokeInvitationView = command_view(
+    table_commands.RevokeInvitation,
+    CommandSerializer,
+    "Revoke a kept seat's invite link (the creator): the seat stays kept, with no link.",
+)
+
+
+class SeatInvitationsView(DomainErrorsMixin, APIView):
+    """The invite links of a table's kept seats: for its creator alone."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="tables_invitations",
+        responses={200: SeatInvitationsSerializer, 401: PROBLEM, **READ_ERRORS, 403: PROBLEM},
+        tags=["tables"],
+    )
+    def get(self, request: Request, table_id: UUID) -> Response:
+        response = Response(seat_invitations.seat_invitations(table_id, request.user))
+        # Secrets: no cache along the way may keep them.
+        response["Cache-Control"] = "no-store"
+        return response
+
+
 LeaveSeatView = command_view(
     table_commands.LeaveSeat, CommandSerializer, "Stand up before the game starts."
 )

@@ -24,7 +24,7 @@ from games.engine.seats import SEAT_NAMES, SeatError, parse_seat
 
 from . import events as ev
 from .errors import TableRefusal
-from .table import BOT, HUMAN, LOBBY, TableState, seed_commitment
+from .table import BOT, HUMAN, LOBBY, TableState, invitation_matches, seed_commitment
 
 USER = "user"
 BOT_ACTOR = "bot"
@@ -190,10 +190,52 @@ def _user_only(actor: ActorRef) -> int:
     return actor.user_id
 
 
-def decide_take_seat(state: TableState, actor: ActorRef, seat: int) -> list[ev.DomainEvent]:
-    """A player sits down in the lobby."""
+def decide_take_seat(
+    state: TableState, actor: ActorRef, seat: int, invitation: object = None
+) -> list[ev.DomainEvent]:
+    """A player sits down in the lobby; a seat kept for a friend needs its live invitation
+    secret. The refusal is the same whether the secret is missing, wrong or revoked, and
+    says no more than the lobby shows (that the seat is kept)."""
+    user_id = _user_only(actor)
+    if (
+        state.status == LOBBY
+        and state.reserved[seat]
+        and state.players[seat] is None
+        and not invitation_matches(state, seat, invitation)
+    ):
+        raise TableRefusal(
+            "invitation_required",
+            f"{SEAT_NAMES[seat].capitalize()} is kept for an invited friend: only the "
+            "invite link the table's creator sent them seats them.",
+            403,
+        )
     out: list[ev.DomainEvent] = []
-    _emit(state, out, ev.seat_taken(seat, _user_only(actor)))
+    _emit(state, out, ev.seat_taken(seat, user_id))
+    return out
+
+
+def decide_reserve_seat(
+    state: TableState, actor: ActorRef, seat: int, digest: str
+) -> list[ev.DomainEvent]:
+    """The creator keeps ``seat`` for a friend, with the digest of a fresh secret."""
+    out: list[ev.DomainEvent] = []
+    _emit(state, out, ev.seat_reserved(seat, _user_only(actor), digest))
+    return out
+
+
+def decide_reissue_invitation(
+    state: TableState, actor: ActorRef, seat: int, digest: str
+) -> list[ev.DomainEvent]:
+    """The creator replaces a kept seat's invitation: the old link stops seating."""
+    out: list[ev.DomainEvent] = []
+    _emit(state, out, ev.seat_invitation_reissued(seat, _user_only(actor), digest))
+    return out
+
+
+def decide_revoke_invitation(state: TableState, actor: ActorRef, seat: int) -> list[ev.DomainEvent]:
+    """The creator revokes a kept seat's invitation; the seat stays kept."""
+    out: list[ev.DomainEvent] = []
+    _emit(state, out, ev.seat_invitation_revoked(seat, _user_only(actor)))
     return out
 
 

@@ -34,6 +34,9 @@ SEAT_HANDED_TO_BOT = "SeatHandedToBot"
 SEAT_TAKEN_BACK = "SeatTakenBack"
 DEAL_SEED_REVEALED = "DealSeedRevealed"
 TABLE_ABANDONED = "TableAbandoned"
+SEAT_RESERVED = "SeatReserved"
+SEAT_INVITATION_REISSUED = "SeatInvitationReissued"
+SEAT_INVITATION_REVOKED = "SeatInvitationRevoked"
 
 #: The current schema version of every event type (bump on an incompatible payload change
 #: and teach the fold to read both).
@@ -53,6 +56,9 @@ SCHEMA_VERSIONS: dict[str, int] = {
     SEAT_TAKEN_BACK: 1,
     DEAL_SEED_REVEALED: 1,
     TABLE_ABANDONED: 1,
+    SEAT_RESERVED: 1,
+    SEAT_INVITATION_REISSUED: 1,
+    SEAT_INVITATION_REVOKED: 1,
 }
 EVENT_TYPES: tuple[str, ...] = tuple(SCHEMA_VERSIONS)
 
@@ -78,6 +84,9 @@ NONCE_BYTES = 16
 
 #: How a deal commitment is computed and how decks derive from the seed (docs/tables.md).
 COMMITMENT_SCHEME = "sha256(seed-utf8)"
+#: How a seat invitation's secret is digested into its event (the secret itself is never
+#: in the stream: only its host and the friend it is sent to hold it).
+INVITATION_SCHEME = "sha256(secret-utf8)"
 SHUFFLE_SCHEME = "shuffled_deck(seed, hand_number): SHA-256 counter-mode Fisher-Yates"
 
 SEAT_KINDS = ("human", "bot")
@@ -252,6 +261,38 @@ def table_abandoned(reason: str, user_id: int | None) -> DomainEvent:
     return _event(TABLE_ABANDONED, {"reason": reason, "user_id": user_id})
 
 
+def _invitation_fields(seat: int, user_id: int, digest: str) -> dict[str, Any]:
+    return {
+        "seat": SEAT_NAMES[seat],
+        "user_id": user_id,
+        "digest": digest,
+        "scheme": INVITATION_SCHEME,
+    }
+
+
+def seat_reserved(seat: int, user_id: int, digest: str) -> DomainEvent:
+    """The table's creator kept ``seat`` for a friend: only the holder of the invitation
+    secret whose digest this is may take it (the secret stays out of the stream)."""
+    return _event(
+        SEAT_RESERVED,
+        _invitation_fields(seat, user_id, digest),
+    )
+
+
+def seat_invitation_reissued(seat: int, user_id: int, digest: str) -> DomainEvent:
+    """The creator issued a new invitation for a kept seat: the old link no longer seats."""
+    return _event(
+        SEAT_INVITATION_REISSUED,
+        _invitation_fields(seat, user_id, digest),
+    )
+
+
+def seat_invitation_revoked(seat: int, user_id: int) -> DomainEvent:
+    """The creator revoked a kept seat's invitation: the seat stays kept and no link seats
+    anyone until a new invitation is issued."""
+    return _event(SEAT_INVITATION_REVOKED, {"seat": SEAT_NAMES[seat], "user_id": user_id})
+
+
 # ---------------------------------------------------------------- validation
 
 _CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
@@ -282,6 +323,10 @@ def _cards(count: int) -> Callable[[object], bool]:
         )
 
     return check
+
+
+def _digest(value: object) -> bool:
+    return isinstance(value, str) and bool(_HEX64.match(value))
 
 
 def _nonce(value: object) -> bool:
@@ -399,6 +444,19 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Callable[[object], bool]]] = {
     (SEAT_TAKEN_BACK, 1): {"seat": _seat, "user_id": _is_int},
     (DEAL_SEED_REVEALED, 1): {"seed": lambda v: isinstance(v, str) and v != ""},
     (TABLE_ABANDONED, 1): {"reason": lambda v: v in ABANDON_REASONS, "user_id": _optional_int},
+    (SEAT_RESERVED, 1): {
+        "seat": _seat,
+        "user_id": _is_int,
+        "digest": _digest,
+        "scheme": lambda v: v == INVITATION_SCHEME,
+    },
+    (SEAT_INVITATION_REISSUED, 1): {
+        "seat": _seat,
+        "user_id": _is_int,
+        "digest": _digest,
+        "scheme": lambda v: v == INVITATION_SCHEME,
+    },
+    (SEAT_INVITATION_REVOKED, 1): {"seat": _seat, "user_id": _is_int},
 }
 
 

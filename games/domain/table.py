@@ -10,6 +10,7 @@ event the engine would refuse can never be folded into a state.
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
@@ -51,6 +52,22 @@ def seed_commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+def invitation_digest(secret: str) -> str:
+    """What a seat invitation's event keeps of its secret: SHA-256 of its UTF-8 text, in
+    hex (``events.INVITATION_SCHEME``). The secret is 256 random bits, so its digest can be
+    public without letting anyone find it."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def invitation_matches(state: TableState, seat: int, secret: object) -> bool:
+    """Whether ``secret`` is the live invitation of kept ``seat`` (a constant-time
+    comparison of digests; a revoked invitation matches nothing)."""
+    digest = state.invitation_digests[seat]
+    if digest is None or not isinstance(secret, str):
+        return False
+    return hmac.compare_digest(invitation_digest(secret), digest)
+
+
 class TableState:
     """Everything about one table, derived from its events."""
 
@@ -64,6 +81,8 @@ class TableState:
         "seat_kinds",
         "seat_levels",
         "players",
+        "reserved",
+        "invitation_digests",
         "bot_stand_ins",
         "turn_timer_seconds",
         "spectator_delay_tricks",
@@ -89,6 +108,10 @@ class TableState:
         self.seat_kinds: list[str] = [HUMAN] * 4
         self.seat_levels: list[str | None] = [None] * 4
         self.players: list[int | None] = [None] * 4
+        # Seats the creator keeps for invited friends, and the digest of each one's live
+        # invitation (None once revoked: the seat stays kept and no link seats anyone).
+        self.reserved: list[bool] = [False] * 4
+        self.invitation_digests: list[str | None] = [None] * 4
         # A human seat played by a bot (its player handed it over or timed out): the level.
         self.bot_stand_ins: list[str | None] = [None] * 4
         self.turn_timer_seconds: int | None = None
@@ -331,6 +354,64 @@ def _on_seat_left(state: TableState, data: Mapping[str, Any]) -> None:
     state.players[seat] = None
 
 
+def _creator_in_lobby(state: TableState, data: Mapping[str, Any], seat: int) -> None:
+    _require(
+        state.status == LOBBY,
+        "not_in_lobby",
+        "The game has started: seats are kept for friends before it starts.",
+    )
+    _require(
+        state.created_by is not None and data["user_id"] == state.created_by,
+        "not_allowed",
+        "Only the table's creator keeps seats for friends.",
+        403,
+    )
+    _require(
+        state.seat_kinds[seat] == HUMAN,
+        "bot_seat",
+        f"A bot plays {SEAT_NAMES[seat]} at this table.",
+    )
+
+
+def _on_seat_reserved(state: TableState, data: Mapping[str, Any]) -> None:
+    seat = _seat_arg(data)
+    _creator_in_lobby(state, data, seat)
+    _require(
+        not state.reserved[seat],
+        "already_reserved",
+        f"{SEAT_NAMES[seat].capitalize()} is already kept for a friend: issue a new link instead.",
+    )
+    _require(
+        state.players[seat] is None,
+        "seat_taken",
+        f"{SEAT_NAMES[seat].capitalize()} is already taken.",
+    )
+    state.reserved[seat] = True
+    state.invitation_digests[seat] = data["digest"]
+
+
+def _on_seat_invitation_reissued(state: TableState, data: Mapping[str, Any]) -> None:
+    seat = _seat_arg(data)
+    _creator_in_lobby(state, data, seat)
+    _require(
+        state.reserved[seat],
+        "not_reserved",
+        f"{SEAT_NAMES[seat].capitalize()} is not kept for a friend: keep it first.",
+    )
+    state.invitation_digests[seat] = data["digest"]
+
+
+def _on_seat_invitation_revoked(state: TableState, data: Mapping[str, Any]) -> None:
+    seat = _seat_arg(data)
+    _creator_in_lobby(state, data, seat)
+    _require(
+        state.reserved[seat] and state.invitation_digests[seat] is not None,
+        "not_reserved",
+        f"{SEAT_NAMES[seat].capitalize()} has no invitation to revoke.",
+    )
+    state.invitation_digests[seat] = None
+
+
 def _on_game_started(state: TableState, data: Mapping[str, Any]) -> None:
     _require(state.status == LOBBY, "already_started", "The game has already started.")
     empty = [
@@ -502,6 +583,9 @@ _HANDLERS: dict[str, Any] = {
     ev.SEAT_TAKEN_BACK: _on_seat_taken_back,
     ev.DEAL_SEED_REVEALED: _on_deal_seed_revealed,
     ev.TABLE_ABANDONED: _on_table_abandoned,
+    ev.SEAT_RESERVED: _on_seat_reserved,
+    ev.SEAT_INVITATION_REISSUED: _on_seat_invitation_reissued,
+    ev.SEAT_INVITATION_REVOKED: _on_seat_invitation_revoked,
 }
 
 PHASE_BY_NAME = {name: index for index, name in enumerate(PHASE_NAMES)}
@@ -515,5 +599,7 @@ __all__ = [
     "PLAYING_STATUS",
     "STATUSES",
     "TableState",
+    "invitation_digest",
+    "invitation_matches",
     "seed_commitment",
 ]

@@ -79,6 +79,8 @@ def seat_rows(state: TableState, usernames: dict[int, str] | None = None) -> lis
                 "level": state.seat_levels[seat],
                 "user_id": user_id,
                 "username": names.get(user_id) if user_id is not None else None,
+                # Kept for an invited friend (SeatReserved): the secret is never here.
+                "reserved": state.reserved[seat],
                 "controller": state.controller(seat),
                 "bot_level": state.bot_level(seat),
             }

@@ -12,7 +12,7 @@ derived from it, so a retried request answers with the table the first one made.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,7 @@ from django.db import transaction
 from .actors import Actor
 from .command_runner import CommandResult
 from .errors import CommandRejected
-from .table_commands import StartGame, TakeSeat, create_table, execute
+from .table_commands import ReserveSeat, StartGame, TakeSeat, create_table, execute
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,8 @@ class SeatedTable:
     turn_timer_seconds: int | None = None
     spectator_delay_tricks: int = 0
     command_id: str | None = None
+    # The other human seats kept for friends: each is taken only by its invite link.
+    invited: Sequence[Any] = ()
 
 
 def _bot_seats(seats: Mapping[Any, Any]) -> list[Any]:
@@ -82,6 +84,8 @@ def open_friends_table(request: SeatedTable) -> CommandResult:
 
     ``seats`` describes the other seats (as for ``create_table``: missing ones are human);
     at least one of them must be left for a person, or it is a quick game.
+    ``invited`` names other human seats to keep for friends (``ReserveSeat``): only the
+    invite link of each seats anyone there; the others are open to anyone.
     """
     if request.seat in request.seats:
         raise CommandRejected("bad_seats", "Your own seat is yours: describe only the others.")
@@ -89,8 +93,22 @@ def open_friends_table(request: SeatedTable) -> CommandResult:
         raise CommandRejected(
             "bad_seats", "Leave at least one seat for a friend, or start a quick game."
         )
+    bots = set(_bot_seats(request.seats))
+    for seat in request.invited:
+        if seat == request.seat or seat in bots:
+            raise CommandRejected(
+                "bad_invited",
+                f"Only a seat left for a person can be kept for a friend, not {seat}.",
+            )
     with transaction.atomic():
-        return _create_and_sit(request)
+        seated = _create_and_sit(request)
+        for seat in request.invited:
+            seated = execute(
+                ReserveSeat(seated.table_id, seat),
+                request.actor,
+                command_id=_step(request, f"invite-{seat}"),
+            )
+        return seated
 
 
 def take_seat(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from django.db import transaction
@@ -29,11 +29,11 @@ from games.domain import decisions
 from games.domain import events as ev
 from games.domain.decisions import ActorRef, parse_seat_arg
 from games.domain.streams import table_stream_id
-from games.domain.table import TableState, seed_commitment
+from games.domain.table import TableState, invitation_digest, seed_commitment
 from games.engine.errors import IllegalMove
 from games.engine.rule_words import in_words
 from games.engine.rules import RulesError
-from games.models import Table, TableSecret
+from games.models import SeatInvitation, Table, TableSecret
 from scoring.services.presets import resolve
 from telemetry.edges import command as command_span
 
@@ -62,6 +62,9 @@ __all__ = [
     "PassCards",
     "PlaceBid",
     "PlayCard",
+    "ReissueInvitation",
+    "ReserveSeat",
+    "RevokeInvitation",
     "StartGame",
     "TableCommand",
     "TakeSeat",
@@ -139,14 +142,110 @@ class SeatCommand(TableCommand):
 
 @dataclass(frozen=True, slots=True)
 class TakeSeat(SeatCommand):
-    """The actor (a signed-in user) sits at ``seat`` before the game starts."""
+    """The actor (a signed-in user) sits at ``seat`` before the game starts; a seat kept
+    for a friend needs the ``invitation`` secret of its link."""
 
     name: ClassVar[str] = "take_seat"
+    invitation: object = field(default=None, repr=False)  # a secret: never in a log line
 
     def decide(
         self, state: TableState, who: ActorRef, seat: int, seed: str | None
     ) -> list[ev.DomainEvent]:
-        return decisions.decide_take_seat(state, who, seat)
+        return decisions.decide_take_seat(state, who, seat, self.invitation)
+
+
+#: Bytes of randomness in a seat invitation's secret (256 bits, URL-safe base64 text).
+INVITATION_BYTES = 32
+
+
+@dataclass(frozen=True, slots=True)
+class _InvitationCommand(SeatCommand):
+    """A command of the creator's about a seat kept for a friend: a fresh secret (or none,
+    to revoke) is written beside the event, in its transaction, while the stream keeps
+    only the secret's digest."""
+
+    def _run_with_secret(
+        self,
+        actor: Actor,
+        expected_version: object,
+        command_id: object,
+        decide: Any,
+        secret: str | None,
+    ) -> CommandResult:
+        seat = _seat(self.seat)
+        who = actor_ref(actor)
+        table_uuid = parse_table_id(self.table_id)
+
+        def keep_secret() -> None:
+            if secret is None:
+                SeatInvitation.objects.filter(table_id=table_uuid, seat=seat).delete()
+            else:
+                SeatInvitation.objects.update_or_create(
+                    table_id=table_uuid, seat=seat, defaults={"secret": secret}
+                )
+
+        return run_command(
+            table_uuid,
+            actor,
+            lambda state, _seed: decide(state, who, seat),
+            expected_version=expected_version,
+            command_id=command_id,
+            after_append=keep_secret,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReserveSeat(_InvitationCommand):
+    """The table's creator keeps a free human ``seat`` for a friend: a fresh invitation
+    secret is made, and only its link seats anyone there."""
+
+    name: ClassVar[str] = "reserve_seat"
+
+    def run(self, actor: Actor, expected_version: object, command_id: object) -> CommandResult:
+        secret = secrets.token_urlsafe(INVITATION_BYTES)
+        digest = invitation_digest(secret)
+        return self._run_with_secret(
+            actor,
+            expected_version,
+            command_id,
+            lambda state, who, seat: decisions.decide_reserve_seat(state, who, seat, digest),
+            secret,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReissueInvitation(_InvitationCommand):
+    """The creator replaces the invitation of a kept seat: the old link stops working."""
+
+    name: ClassVar[str] = "reissue_invitation"
+
+    def run(self, actor: Actor, expected_version: object, command_id: object) -> CommandResult:
+        secret = secrets.token_urlsafe(INVITATION_BYTES)
+        digest = invitation_digest(secret)
+        return self._run_with_secret(
+            actor,
+            expected_version,
+            command_id,
+            lambda state, who, seat: decisions.decide_reissue_invitation(state, who, seat, digest),
+            secret,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RevokeInvitation(_InvitationCommand):
+    """The creator revokes a kept seat's invitation; the seat stays kept until a new one
+    is issued."""
+
+    name: ClassVar[str] = "revoke_invitation"
+
+    def run(self, actor: Actor, expected_version: object, command_id: object) -> CommandResult:
+        return self._run_with_secret(
+            actor,
+            expected_version,
+            command_id,
+            decisions.decide_revoke_invitation,
+            None,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +422,9 @@ COMMANDS: dict[str, type[TableCommand]] = {
     command.name: command
     for command in (
         TakeSeat,
+        ReserveSeat,
+        ReissueInvitation,
+        RevokeInvitation,
         LeaveSeat,
         StartGame,
         LookAtCards,

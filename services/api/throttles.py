@@ -119,6 +119,42 @@ class CommandThrottle(RedisRateThrottle):
         return self.key(str(request.user.pk))
 
 
+class InvitationGuessThrottle(RedisRateThrottle):
+    """Refused takes of a seat kept for a friend (a missing, wrong or revoked invitation
+    secret), per user: only refusals count (:meth:`record_refusal`), so a friend with the
+    right link is never slowed, while guessing is stopped after a few tries. A 256-bit
+    secret cannot be guessed anyway; the limit keeps the attempts out of the logs'
+    noise and the database's load."""
+
+    scope = "invitation_guesses"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        if not request.user or not request.user.is_authenticated:
+            return None
+        return self.key(str(request.user.pk))
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        # DRF's own allow_request counts every request; this one only looks.
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        self.history = self.cache.get(self.key, [])
+        self.now = self.timer()
+        while self.history and self.history[-1] <= self.now - self.duration:
+            self.history.pop()
+        if len(self.history) >= self.num_requests:
+            return self.throttle_failure()
+        return True
+
+    def record_refusal(self, request: Request, view: APIView) -> None:
+        """Count one refused take against the caller."""
+        if self.allow_request(request, view) and self.key is not None:
+            self.history.insert(0, self.now)
+            self.cache.set(self.key, self.history, self.duration)
+
+
 class UserOrAddressThrottle(RedisRateThrottle):
     """Per user, or per client address for a caller without a login."""
 

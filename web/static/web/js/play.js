@@ -20,6 +20,7 @@ import {
   STANDARD_RULES,
 } from "./rules.js";
 import { showNextMatches } from "./competitions/next_match.js";
+import { inviteFromFragment, renderSeatInvites } from "./invitations.js";
 import * as session from "./session.js";
 import { TablePresenter } from "./table/presenter.js";
 import { TableRenderer } from "./table/renderer.js";
@@ -86,7 +87,8 @@ async function showOpenTables() {
   const items = [];
   for (const table of page.results) {
     if (table.seats.some((s) => s.username === app.auth.username)) continue;
-    const open = table.seats.filter((s) => s.kind === "human" && !s.username);
+    // A seat kept for a friend is taken only by its link: it is no free seat here.
+    const open = table.seats.filter((s) => s.kind === "human" && !s.username && !s.reserved);
     if (!open.length) continue;
     const li = document.createElement("li");
     li.className = "game-item";
@@ -140,7 +142,7 @@ async function showTablesInPlay() {
 }
 
 /** Sit at a table in the lobby (an invite link, or Join in the open tables). */
-async function joinTable(tableId, seat) {
+async function joinTable(tableId, seat, invitation = null) {
   const error = $("setup-error");
   error.textContent = "";
   try {
@@ -148,7 +150,7 @@ async function joinTable(tableId, seat) {
       method: "POST",
       token: app.auth.token,
       command: true,
-      body: {},
+      body: invitation ? { invitation } : {},
     });
   } catch (problem) {
     if (problem instanceof ApiError && problem.status === 401) return logOut();
@@ -366,9 +368,11 @@ async function createFriendsTable(form) {
   button.disabled = true;
   const token = app.auth.token;
   const seats = {};
+  const invited = [];
   for (const seat of ["north", "east", "west"]) {
     const choice = form.get(`seat-${seat}`);
-    seats[seat] = choice === "human" ? { kind: "human" } : { kind: "bot", level: choice };
+    if (choice === "invited") invited.push(seat);
+    seats[seat] = ["human", "invited"].includes(choice) ? { kind: "human" } : { kind: "bot", level: choice };
   }
   try {
     // One request: the server makes the table and seats the player, or writes nothing (no
@@ -377,7 +381,7 @@ async function createFriendsTable(form) {
       method: "POST",
       token,
       command: true,
-      body: { ...rulesChoice(), seat: "south", seats },
+      body: { ...rulesChoice(), seat: "south", seats, invited },
     });
     const id = created.table_id;
     session.saveTableId(id);
@@ -395,34 +399,22 @@ function renderLobby(view) {
   const panel = $("lobby-panel");
   panel.hidden = view.status !== "lobby";
   if (panel.hidden) return;
-  const items = SEATS.map((seat) => {
-    const row = view.seats.find((s) => s.seat === seat) || { seat };
-    const li = document.createElement("li");
-    li.dataset.seat = seat;
-    const name = document.createElement("strong");
-    name.textContent = capital(seat);
-    li.append(name, " ");
-    if (row.kind === "human" && !row.username) {
-      const link = document.createElement("input");
-      link.readOnly = true;
-      link.className = "invite-link";
-      link.value = `${location.origin}/?join=${view.id}&seat=${seat}`;
-      link.setAttribute("aria-label", `Invite link for ${capital(seat)}`);
-      const copy = document.createElement("button");
-      copy.type = "button";
-      copy.textContent = "Copy link";
-      copy.setAttribute("aria-label", `Copy link for ${capital(seat)}`); // the visible words first (WCAG 2.5.3)
-      copy.addEventListener("click", () => {
-        link.select();
-        if (navigator.clipboard) navigator.clipboard.writeText(link.value).catch(() => {});
-      });
-      li.append("waiting for a friend: ", link, " ", copy);
-    } else {
-      li.append(seat === view.your_seat ? "you" : seatRole(view, seat));
-    }
-    return li;
+  // The seat list waits for the host's invitations: only the latest render may fill it.
+  const render = (app.lobbyRender = (app.lobbyRender || 0) + 1);
+  const list = document.createElement("ul");
+  renderSeatInvites(list, view, {
+    token: app.auth.token,
+    username: app.auth.username,
+    onError: (text) => {
+      $("lobby-error").textContent = text;
+    },
+    changed: async () => {
+      const fresh = await api(`/api/tables/${view.id}`, { token: app.auth.token }).catch(() => null);
+      if (fresh) renderLobby(fresh);
+    },
+  }).then(() => {
+    if (render === app.lobbyRender) $("seat-invites").replaceChildren(...list.children);
   });
-  $("seat-invites").replaceChildren(...items);
   const ready = view.seats.every((s) => s.kind !== "human" || s.username);
   $("start-table").disabled = !ready || !view.your_seat;
 }
@@ -690,13 +682,15 @@ function wire() {
   });
 }
 
-/** An invite link (``/?join=TABLE&seat=SEAT``) waits in this tab until the player is in. */
+/** An invite link (``/?join=TABLE&seat=SEAT``, a kept seat's with ``#invite=SECRET``) waits
+ * in this tab until the player is in; the address bar drops it at once (the secret too). */
 function pendingJoin() {
   const params = new URLSearchParams(location.search);
   const table = params.get("join");
+  const invitation = inviteFromFragment();
   if (table) history.replaceState(null, "", "/");
   const seat = params.get("seat");
-  if (table && SEATS.includes(seat)) sessionStorage.setItem("spades.join", JSON.stringify({ table, seat }));
+  if (table && SEATS.includes(seat)) sessionStorage.setItem("spades.join", JSON.stringify({ table, seat, invitation }));
   try {
     return JSON.parse(sessionStorage.getItem("spades.join") || "null");
   } catch {
@@ -713,7 +707,7 @@ async function enterPlatform() {
   const competitionTable = new URLSearchParams(location.search).get("table");
   if (competitionTable) history.replaceState(null, "", "/");
   await showSetup();
-  if (join) await joinTable(join.table, join.seat);
+  if (join) await joinTable(join.table, join.seat, join.invitation);
   else if (competitionTable) {
     session.saveTableId(competitionTable);
     await openTable(competitionTable);

@@ -3,12 +3,12 @@
 Run ``python -m benchmarks.duplicate [--boards N] [--hard-budget N] [--seasons N]
 [--max-boards N] [--par-boards N] [--workers W] [--seed S]``; prints one JSON object.
 
-1. **A pool of boards** (``--boards``, default 72), each played by the bots at every
+1. **A pool of boards** (``--boards``, default 32), each played by the bots at every
    ordered pair of levels Easy, Normal and Hard (9 tables a board, one hand each, the
    standard preset, scored by ``board_scoring.score_board``), and its par (four Hard
    players, ``--pool-par-plays`` seeded plays, ``par.play_seed``). Hard here runs
    without its clock guard at ``--hard-budget`` simulated card plays a decision (default
-   2,000, a fifth of the platform's) to keep the default run to a few minutes; pass
+   1,000, a tenth of the platform's) to keep the default run to a few minutes; pass
    ``--hard-budget 10000`` for the real Hard.
 2. **Seasons** drawn from the pool: six partnerships (Hard, Normal and Easy twice) in a
    3-table barometer Mitchell with the arrow switch (``movements.mitchell``), sessions of
@@ -239,11 +239,11 @@ def par_speed(seed: str, boards: int) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--boards", type=int, default=72, help="pool boards (9 tables each)")
-    parser.add_argument("--hard-budget", type=int, default=2000)
+    parser.add_argument("--boards", type=int, default=32, help="pool boards (9 tables each)")
+    parser.add_argument("--hard-budget", type=int, default=1000)
     parser.add_argument("--pool-par-plays", type=int, default=2)
-    parser.add_argument("--seasons", type=int, default=200)
-    parser.add_argument("--max-boards", type=int, default=1152)
+    parser.add_argument("--seasons", type=int, default=100)
+    parser.add_argument("--max-boards", type=int, default=576)
     parser.add_argument("--par-boards", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="1")

@@ -74,8 +74,9 @@ class ParMethod:
         return {"level": self.level, "version": self.version, "plays": self.plays}
 
 
-#: Hard is the strongest level; 4 plays halve the spread of one play's tricks (the
-#: standard deviation of a mean of 4) at about 2 s of one core per board (docs/benchmarks.md).
+#: Hard is the strongest level; 4 plays halve the spread of one play's result (the
+#: standard deviation of a mean of 4) at about a second of one core a play
+#: (docs/benchmarks.md, Duplicate).
 PAR_METHOD = ParMethod(level="hard", version="hard-1", plays=4)
 
 

@@ -22,7 +22,9 @@ Run ``python -m benchmarks.duplicate [--boards N] [--hard-budget N] [--seasons N
    seasons order the levels correctly (null: not within ``--max-boards``).
 3. **variance_ratio**: over every table of the pool's Mitchell seatings, the variance of a
    partnership's result against the field (net minus the datum of the other tables) over
-   the variance of its raw net: the share of the card luck that duplicate leaves.
+   the variance of its raw net: the share of the variance that duplicate leaves.
+   ``variance_ratio_nine_tables`` does the same with every board's nine tables as the
+   field (a larger field's datum is itself less noisy).
 4. **par_boards_per_second**: par as the platform computes it (``par.PAR_METHOD``: Hard
    ``hard-1`` at its full budget with no clock guard, its documented number of plays) on
    one process, over ``--par-boards`` boards.
@@ -206,8 +208,17 @@ def variance_ratio(pool: Sequence[dict[str, Any]]) -> dict[str, Any]:
             assert datum is not None
             raw.append(float(net))
             against.append(float(net - datum))
+    wide_raw: list[float] = []
+    wide_against: list[float] = []
+    for result in pool:
+        nets = [result["nets"][pair] for pair in PAIRS]
+        for net, datum in zip(nets, datums(nets), strict=True):
+            assert datum is not None
+            wide_raw.append(float(net))
+            wide_against.append(float(net - datum))
     return {
         "variance_ratio": round(_variance(against) / _variance(raw), 3),
+        "variance_ratio_nine_tables": round(_variance(wide_against) / _variance(wide_raw), 3),
         "tables": len(raw),
         "raw_sd": round(math.sqrt(_variance(raw)), 1),
         "against_field_sd": round(math.sqrt(_variance(against)), 1),

@@ -153,7 +153,10 @@ def verify_round_boards(
     checks = []
     round_ok = seed_commitment(round_seed) == committed_round
     for board in boards:
-        number = int(board.get("board", 0))
+        number = board.get("board", 0)
+        if isinstance(number, bool) or not isinstance(number, int):
+            checks.append(BoardCheck(0, False, f"board number {number!r} is not a whole number"))
+            continue
         if not round_ok:
             checks.append(BoardCheck(number, False, "the round seed does not match its commitment"))
             continue

@@ -71,6 +71,8 @@ def test_tampering_is_reported_never_raised() -> None:
     bad_round = verify_round_boards(SEED, seed_commitment("x"), [board.revealed_dict()])
     assert bad_round[0].problem == "the round seed does not match its commitment"
     assert not verify_board(0, board.seed, board.commitment).ok
+    odd = verify_round_boards(SEED, round_commitment(SEED), [{"board": "2"}])
+    assert odd[0].problem == "board number '2' is not a whole number"
 
 
 @pytest.mark.parametrize("count", [0, MAX_BOARDS + 1, True])

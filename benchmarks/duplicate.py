@@ -56,7 +56,7 @@ from leagues.core.duplicate.board_scoring import datums, score_board
 from leagues.core.duplicate.boards import MAX_BOARDS, Board, board_seed, derive_board
 from leagues.core.duplicate.movements import mitchell
 from leagues.core.duplicate.par import PAR_METHOD, compute_par, play_seed
-from leagues.core.duplicate.skill import TableOnBoard, rate
+from leagues.core.duplicate.skill import DEFAULT_MODEL, SkillModel, TableOnBoard, rate
 from leagues.core.ratings import RatedMatch
 from leagues.core.ratings import rate as openskill_rate
 
@@ -109,6 +109,28 @@ def pool_board(job: tuple[str, int]) -> dict[str, Any]:
     return {"nets": nets, "par": par_total / _pool_par_plays}
 
 
+def save_pool(path: str, pool: Sequence[dict[str, Any]]) -> None:
+    """The pool as JSON (nets by "ns-ew", par as a fraction's text), to rerun the seasons."""
+    document = [
+        {"nets": {f"{ns}-{ew}": net for (ns, ew), net in p["nets"].items()}, "par": str(p["par"])}
+        for p in pool
+    ]
+    with open(path, "w") as file:
+        json.dump(document, file)
+
+
+def load_pool(path: str) -> list[dict[str, Any]]:
+    with open(path) as file:
+        document = json.load(file)
+    return [
+        {
+            "nets": {tuple(key.split("-")): net for key, net in p["nets"].items()},
+            "par": Fraction(p["par"]),
+        }
+        for p in document
+    ]
+
+
 def build_pool(
     seed: str, boards: int, workers: int, budget: int, plays: int
 ) -> list[dict[str, Any]]:
@@ -124,7 +146,12 @@ def build_pool(
 SESSION = mitchell(TABLES, SESSION_BOARDS, arrow_switch=True)
 
 
-def season(pool: Sequence[dict[str, Any]], boards: int, rng: random.Random) -> tuple[bool, bool]:
+def season(
+    pool: Sequence[dict[str, Any]],
+    boards: int,
+    rng: random.Random,
+    model: SkillModel = DEFAULT_MODEL,
+) -> tuple[bool, bool]:
     """One season of ``boards`` boards; whether each rating orders the levels."""
     skill_boards = []
     matches: list[RatedMatch] = []
@@ -153,7 +180,7 @@ def season(pool: Sequence[dict[str, Any]], boards: int, rng: random.Random) -> t
                     winner,  # type: ignore[arg-type]
                 )
             )
-    skill = rate(skill_boards)
+    skill = rate(skill_boards, model)
     players = openskill_rate(matches)
 
     def ordered(value: dict[int, float]) -> bool:
@@ -170,7 +197,11 @@ def season(pool: Sequence[dict[str, Any]], boards: int, rng: random.Random) -> t
 
 
 def boards_to_order(
-    pool: Sequence[dict[str, Any]], seasons: int, max_boards: int, seed: str
+    pool: Sequence[dict[str, Any]],
+    seasons: int,
+    max_boards: int,
+    seed: str,
+    model: SkillModel = DEFAULT_MODEL,
 ) -> tuple[dict[str, int | None], dict[str, dict[int, float]]]:
     needed: dict[str, int | None] = {"duplicate_skill": None, "openskill_matches": None}
     shares: dict[str, dict[int, float]] = {"duplicate_skill": {}, "openskill_matches": {}}
@@ -178,7 +209,7 @@ def boards_to_order(
         rng = random.Random(f"{seed}|{boards}")
         right = [0, 0]
         for _ in range(seasons):
-            for index, ok in enumerate(season(pool, boards, rng)):
+            for index, ok in enumerate(season(pool, boards, rng, model)):
                 right[index] += ok
         for name, count in zip(needed, right, strict=True):
             shares[name][boards] = round(count / seasons, 3)
@@ -259,6 +290,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--par-boards", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="1")
+    parser.add_argument(
+        "--pool-file", help="read the pool from this JSON file if it exists, else save it there"
+    )
+    parser.add_argument("--skill-tau", type=float, default=DEFAULT_MODEL.tau)
     args = parser.parse_args(argv)
     limits = {
         "boards": (3, 4096),
@@ -272,12 +307,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, (low, high) in limits.items():
         if not low <= getattr(args, name) <= high:
             parser.error(f"--{name.replace('_', '-')} runs from {low} to {high}")
+    if not 0.0 <= args.skill_tau <= 1.0:
+        parser.error("--skill-tau runs from 0 to 1")
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
-    pool = build_pool(args.seed, args.boards, args.workers, args.hard_budget, args.pool_par_plays)
+    if args.pool_file and os.path.exists(args.pool_file):
+        pool = load_pool(args.pool_file)
+    else:
+        pool = build_pool(
+            args.seed, args.boards, args.workers, args.hard_budget, args.pool_par_plays
+        )
+        if args.pool_file:
+            save_pool(args.pool_file, pool)
     pool_seconds = time.perf_counter() - started
+    model = SkillModel(tau=args.skill_tau)
     started = time.perf_counter()
-    needed, shares = boards_to_order(pool, args.seasons, args.max_boards, args.seed)
+    needed, shares = boards_to_order(pool, args.seasons, args.max_boards, args.seed, model)
     season_seconds = time.perf_counter() - started
     report: dict[str, Any] = {
         "boards_to_order_levels": needed,
@@ -287,8 +332,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{ns}-{ew}": round(sum(p["nets"][(ns, ew)] for p in pool) / len(pool), 1)
             for ns, ew in PAIRS
         },
+        "skill_model": {"beta": model.beta, "tau": model.tau, "sigma0": model.sigma0},
         "pool": {
-            "boards": args.boards,
+            "boards": len(pool),
+            "file": args.pool_file,
             "hard_budget": args.hard_budget,
             "par_plays": args.pool_par_plays,
             "seconds": round(pool_seconds, 1),

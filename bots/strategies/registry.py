@@ -3,6 +3,8 @@ and every revision by version: ``strategy_of_version("normal-1")`` (for replay).
 
 from __future__ import annotations
 
+import math
+
 from .decision import Strategy
 from .easy import EasyStrategy
 from .hard import HardStrategy
@@ -47,3 +49,23 @@ def get_strategy(level: str) -> Strategy:
 def strategy_of_version(version: str) -> Strategy | None:
     """The strategy of a version (``"normal-1"``, ``"hard-2"``...), or ``None`` if unknown."""
     return _VERSIONS.get(version)
+
+
+# Hard's only source of nondeterminism is its wall-clock guard; without it a decision is
+# fixed by the view and the seed, which is what a result anyone must recompute (a
+# duplicate board's par) needs. Same code and version, same count budget.
+_EXACT: dict[str, Strategy] = {
+    "easy": _STRATEGIES["easy"],
+    "normal": _STRATEGIES["normal"],
+    "hard": HardStrategy(time_limit_ms=math.inf),
+}
+
+
+def exact_strategy(level: str) -> Strategy:
+    """The level's strategy with no wall-clock guard: (view, seed) alone fixes each move.
+
+    Slower than :func:`get_strategy`'s on a loaded machine (Hard always goes through its
+    planned sampled deals), never different on an idle one.
+    """
+    get_strategy(level)  # the same refusal for an unknown level
+    return _EXACT[level]

@@ -12,12 +12,14 @@ import time
 from collections.abc import Callable, Sequence
 
 from games.engine.bidding import look_at_cards, place_bid
-from games.engine.hand import BIDDING, COMPLETE, PASSING, HandState
+from games.engine.hand import BIDDING, COMPLETE, PASSING, HandState, new_hand
 from games.engine.passing import pass_cards
 from games.engine.play import play_card
+from games.engine.rules import Rules
 from games.engine.view import seat_view
 
 from .decision import BID, LOOK, PASS, PLAY, Decision, Strategy
+from .registry import exact_strategy
 
 DecisionHook = Callable[[int, Decision, float, float], None]
 
@@ -82,3 +84,27 @@ def play_hand(
             if state.phase == BIDDING and decision.kind == LOOK:
                 break
     return state
+
+
+def play_deal(
+    rules: Rules,
+    dealt: Sequence[int],
+    dealer: int,
+    strategies: Sequence[Strategy],
+    base_seed: int,
+) -> HandState:
+    """One deal (four hand masks, its dealer) played from 0-0 to its last trick.
+
+    The hand is hand 1 of a fresh game (no bags carried, nobody trailing), so the result
+    is a function of the deal, the strategies and ``base_seed`` alone.
+    """
+    return play_hand(new_hand(rules, list(dealt), dealer), strategies, base_seed)
+
+
+def play_level(
+    rules: Rules, dealt: Sequence[int], dealer: int, level: str, base_seed: int
+) -> HandState:
+    """A deal played by four players of ``level`` without a wall-clock guard, so the
+    result is the same on any machine (a duplicate board's par is computed with it)."""
+    strategy = exact_strategy(level)
+    return play_deal(rules, dealt, dealer, [strategy] * 4, base_seed)

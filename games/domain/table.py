@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from games.engine.bidding import look_at_cards, parse_bid, place_bid
 from games.engine.cards import parse_card
-from games.engine.deal import DealError, deal_deck
+from games.engine.deal import DealError, deal_deck, seed_commitment
 from games.engine.hand import BIDDING, COMPLETE, NO_SEAT, PASSING, PHASE_NAMES, PLAYING, HandState
 from games.engine.passing import pass_cards
 from games.engine.play import play_card
@@ -45,11 +45,6 @@ class EventLike(Protocol):
 
     @property
     def data(self) -> Mapping[str, Any]: ...
-
-
-def seed_commitment(seed: str) -> str:
-    """The published commitment to a deal seed: SHA-256 of its UTF-8 text, in hex."""
-    return hashlib.sha256(seed.encode()).hexdigest()
 
 
 def invitation_digest(secret: str) -> str:

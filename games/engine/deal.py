@@ -55,6 +55,16 @@ def seed_bytes(seed: str | bytes | int) -> bytes:
     return str(seed).encode()
 
 
+def seed_commitment(seed: str) -> str:
+    """The published commitment to a deal seed: SHA-256 of its UTF-8 text, in hex.
+
+    Published before the first deal, the seed revealed once the deals may be seen; it
+    lives here, beside the shuffle, so that pure code (duplicate boards) commits to its
+    seeds exactly as a table does.
+    """
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
 def shuffled_deck(seed: str | bytes | int, hand_number: int = 1) -> list[int]:
     """The deck order for hand ``hand_number`` of the game with this seed."""
     stream = _SeedStream(seed_bytes(seed), hand_number)

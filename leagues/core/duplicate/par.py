@@ -1,0 +1,181 @@
+"""Par: what a pinned computer level scores on a board, averaged over seeded plays.
+
+A board's par is found by letting four players of one pinned level (:data:`PAR_METHOD`:
+Hard, version ``hard-2``, without its wall-clock guard so that a move depends only on
+what its seat sees and its seed) play the board ``plays`` times, each play from 0 to 0
+with its own seed, and averaging the board scores (``board_scoring.score_board``) of
+each direction: par North-South, par East-West and the par net. All four seats are the
+same level, so one set of plays gives par from both directions.
+
+Play ``i`` (from 1) has the base seed
+
+    int(SHA-256("spades-par" | board_seed | i)[:8], big-endian)
+
+(the first 8 bytes of the digest), from which the bots derive each decision's seed as
+they do at a table (``bots.strategies.selfplay.decision_seed``). Anyone holding the
+revealed board seed, the level's code at its version and this page recomputes every play
+and so the par. Hard's bidding is Normal's heuristics (no seed), so the plays differ in
+the card play only: the contract is par's, the tricks are averaged.
+
+The computation takes a :data:`PlayDeal` callable (``bots.strategies.selfplay.play_level``
+is the one the platform uses) rather than importing the bots: leagues' pure core stays
+beside the bots, not on them, and a test can hand in any player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol
+
+from games.engine.rules import Rules
+
+from ..errors import LeagueError
+from .board_scoring import BoardScore, score_board
+from .boards import Board
+
+DOMAIN = "spades-par"
+MAX_PLAYS = 64
+
+
+class PlayedHand(Protocol):
+    """What par reads of a played hand (``games.engine.hand.HandState`` has it)."""
+
+    @property
+    def bids(self) -> list[int]: ...
+
+    @property
+    def blind(self) -> list[bool]: ...
+
+    @property
+    def tricks_won(self) -> list[int]: ...
+
+
+#: ``play(rules, hands, dealer, level, base_seed)``: the deal played to its last trick by
+#: four players of ``level``, every decision seeded from ``base_seed``.
+PlayDeal = Callable[[Rules, Sequence[int], int, str, int], PlayedHand]
+
+
+@dataclass(frozen=True, slots=True)
+class ParMethod:
+    """Which level, at which version, how many plays. Pinned in a competition's settings."""
+
+    level: str
+    version: str
+    plays: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.plays, bool) or not 1 <= self.plays <= MAX_PLAYS:
+            raise LeagueError("bad_par_method", f"par takes 1 to {MAX_PLAYS} plays a board.")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"level": self.level, "version": self.version, "plays": self.plays}
+
+
+#: Hard is the strongest level; 4 plays halve the spread of one play's result (the
+#: standard deviation of a mean of 4) at about a second of one core a play
+#: (docs/benchmarks.md, Duplicate).
+PAR_METHOD = ParMethod(level="hard", version="hard-2", plays=4)
+
+
+def play_seed(board_seed: str, index: int) -> int:
+    """The base seed of par play ``index`` (from 1) of the board with ``board_seed``."""
+    digest = hashlib.sha256(f"{DOMAIN}|{board_seed}|{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclass(frozen=True, slots=True)
+class Par:
+    """A board's par: each play's seed and score, and their averages."""
+
+    board: int
+    method: ParMethod
+    seeds: tuple[int, ...]
+    scores: tuple[BoardScore, ...]
+
+    @property
+    def north_south(self) -> Fraction:
+        return Fraction(sum(s.north_south.points for s in self.scores), len(self.scores))
+
+    @property
+    def east_west(self) -> Fraction:
+        return Fraction(sum(s.east_west.points for s in self.scores), len(self.scores))
+
+    @property
+    def net(self) -> Fraction:
+        """North-South's par minus East-West's (the par a table's net is compared with)."""
+        return self.north_south - self.east_west
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready with no floats (events keep none): sums over the plays, and the count.
+
+        Seeds are text, as bots' decision seeds are stored (beyond 53 bits).
+        """
+        return {
+            "board": self.board,
+            "method": self.method.as_dict(),
+            "plays": [
+                {
+                    "seed": str(seed),
+                    "north_south": score.north_south.points,
+                    "east_west": score.east_west.points,
+                }
+                for seed, score in zip(self.seeds, self.scores, strict=True)
+            ],
+            "north_south_total": sum(s.north_south.points for s in self.scores),
+            "east_west_total": sum(s.east_west.points for s in self.scores),
+        }
+
+
+def compute_par(
+    board: Board,
+    rules: Rules,
+    play: PlayDeal,
+    strategy_version: str,
+    method: ParMethod = PAR_METHOD,
+) -> Par:
+    """The par of ``board`` under ``rules``, played through ``play``.
+
+    ``strategy_version`` is the version of the level the caller's ``play`` runs; par
+    refuses to compute under another version than the method pins (it would not be the
+    par others recompute).
+    """
+    if strategy_version != method.version:
+        raise LeagueError(
+            "par_version_mismatch",
+            f"par is pinned to {method.version}; this code plays {strategy_version}.",
+        )
+    hands = board.hands
+    seeds = tuple(play_seed(board.seed, index) for index in range(1, method.plays + 1))
+    scores = []
+    for seed in seeds:
+        played = play(rules, hands, board.dealer, method.level, seed)
+        scores.append(score_board(rules, played.bids, played.blind, played.tricks_won))
+    return Par(board.number, method, seeds, tuple(scores))
+
+
+@dataclass(frozen=True, slots=True)
+class ParCheck:
+    board: int
+    ok: bool
+    problem: str | None = None
+
+
+def verify_par(
+    board: Board,
+    rules: Rules,
+    play: PlayDeal,
+    strategy_version: str,
+    published: dict[str, Any],
+) -> ParCheck:
+    """Recompute a board's par and compare it with the published ``Par.as_dict``."""
+    try:
+        method = ParMethod(**published["method"])
+        again = compute_par(board, rules, play, strategy_version, method).as_dict()
+    except (LeagueError, KeyError, TypeError) as error:
+        return ParCheck(board.number, False, f"cannot recompute: {error}")
+    if again != published:
+        return ParCheck(board.number, False, "the published par differs from the recomputed one")
+    return ParCheck(board.number, True)

@@ -51,7 +51,7 @@ def test_seeds_and_averages() -> None:
 
 def test_par_refuses_another_version_than_pinned() -> None:
     with pytest.raises(LeagueError) as refused:
-        compute_par(BOARD, STANDARD, scripted, "hard-2")
+        compute_par(BOARD, STANDARD, scripted, "hard-1")
     assert refused.value.code == "par_version_mismatch"
     assert PAR_METHOD.version == exact_strategy(PAR_METHOD.level).version
 

@@ -108,3 +108,17 @@ def bid_suggestion(table_id: object, viewer: Any) -> dict[str, Any]:
             "bid": bid_label(suggestion.bid, False),
             "counted": [card_name(card) for card in suggestion.counted],
         }
+
+
+def next_bot_overdue(overdue_seconds: float) -> dt.datetime | None:
+    """When the earliest bot now due (as :func:`overdue_bot_tables` counts them) becomes
+    overdue, or None when no bot is due (the watchdog's next due time)."""
+    rows = (
+        Table.objects.filter(status=PLAYING, due_since__isnull=False)
+        .filter(Q(seat_to_act_kind=BOT) | Q(phase=PASSING))
+        .values_list("due_since", "seat_to_act_kind", "acting_seats", "seats")
+    )
+    due = [
+        since for since, kind, acting, seats in rows if bot_is_due(kind, acting or [], seats or [])
+    ]
+    return min(due) + dt.timedelta(seconds=overdue_seconds) if due else None

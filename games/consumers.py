@@ -8,7 +8,7 @@ Protocol (docs/live.md):
 - After every commit the server sends ``{"type": "events", "after": A, "version": V,
   "events": [...], "table": {...}}``: the viewer's events with ``A < version <= V``
   and the viewer's table view at V, from one fold and one read
-  (``games.selectors.visibility.viewer_update``: the same renderers as the REST API's
+  (``games.selectors.table_updates.viewer_update``: the same renderers as the REST API's
   ``events_for_viewer`` and ``table_view``). ``after`` always equals the previous message's
   ``version``, so a client sees at once whether it missed something.
 - The client may send ``{"after": VERSION}`` at any time (a gap, or after reconnecting) and
@@ -47,9 +47,13 @@ from django.conf import settings
 from games.live.auth import query_parameters
 from games.live.notices import table_group
 from games.live.presence import REPEATS, announce_seated_player, is_seated_in_lobby
-from games.live.rendered_updates import events_since, notified_events, shared_update, table_state
 from games.live.sockets import LiveSocket, in_thread_pool, start_repeating
 from games.live.tables import table_versions
+from games.selectors.table_updates import (
+    update_from_database,
+    update_without_database,
+    viewer_state,
+)
 from telemetry.metrics import observe_commit_to_socket
 
 CLOSE_NOT_AUTHENTICATED = 4401
@@ -77,7 +81,7 @@ _table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValue
 def table_lock(table_id: str) -> asyncio.Lock:
     """The connections of one table read it one at a time (on the event loop, holding no
     thread): the first renders the update and puts the cached fold back, the others
-    reuse the rendering (``games.live.rendered_updates.shared_update``) or at least that fold."""
+    reuse the rendering (``games.selectors.table_updates``) or at least that fold."""
     lock = _table_locks.get(table_id)
     if lock is None:
         lock = _table_locks[table_id] = asyncio.Lock()
@@ -85,10 +89,10 @@ def table_lock(table_id: str) -> asyncio.Lock:
 
 
 #: The viewer's table view, or None when there is no such table.
-load_state = in_thread_pool(table_state)
+load_state = in_thread_pool(viewer_state)
 #: (version, the viewer's events in (after, version], the viewer's view at version), given
-#: the events a commit notice carried, if any.
-load_events = in_thread_pool(events_since)
+#: the events a commit notice carried, if any: the read strategy that needs the database.
+load_update = in_thread_pool(update_from_database)
 announce_seated = in_thread_pool(announce_seated_player)
 
 
@@ -276,12 +280,12 @@ class TableConsumer(LiveSocket):
         async with table_lock(self.table_id):
             loaded = None
             if at_least is not None:
-                loaded = shared_update(self.table_id, self.viewer, after, at_least)
-                if loaded is None and notified:
-                    # Pure CPU when it succeeds: cheaper here than a hop to a pool thread.
-                    loaded = notified_events(self.table_id, self.viewer, after, notified)
+                # Pure CPU when it succeeds: cheaper here than a hop to a pool thread.
+                loaded = update_without_database(
+                    self.table_id, self.viewer, after, at_least, notified
+                )
             if loaded is None:
-                loaded = await load_events(self.table_id, self.viewer, after, notified)
+                loaded = await load_update(self.table_id, self.viewer, after, notified)
         version, events, view = loaded
         self.note_delayed(view)
         if version < after:

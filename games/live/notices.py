@@ -63,7 +63,7 @@ def group_message(notice: dict[str, Any], events: Sequence[Any] = ()) -> dict[st
     first knows it missed a notice), and the commit's events (``StoredEvent.to_wire``)
     when there are few, so consumers whose cached fold is at the version before need not
     read the stream (they check the events against their hash chain first,
-    ``games.selectors.visibility.chained_tail``)."""
+    ``games.services.table_state.chained_tail``)."""
     message = {
         "type": GROUP_MESSAGE_TYPE,
         "first_version": notice["first_version"],

@@ -26,12 +26,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from eventstore.reading import stream_versions
 from games.live.sockets import LiveSocket, in_thread_pool
 from leagues.core.errors import LeagueError
-from leagues.domain.events import competition_stream_id
 from leagues.projections import group_name
-from leagues.selectors.competitions import official_standings
+from leagues.selectors.competitions import competition_versions, official_standings
 from leagues.services.streams import parse_id
 
 CLOSE_NOT_FOUND = 4404
@@ -52,9 +50,7 @@ class CompetitionConsumer(LiveSocket):
 
     @classmethod
     def stream_versions(cls, keys: Sequence[str]) -> dict[str, int]:
-        streams = {competition_stream_id(key): key for key in keys}
-        versions = stream_versions(list(streams))
-        return {streams[stream]: version for stream, version in versions.items()}
+        return competition_versions(keys)
 
     async def open_stream(self) -> bool:
         try:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from django.db.models import F
 
+from eventstore.reading import stream_versions
 from games.engine.rules import RulesError
 from leagues.core.competition_csv import competition_csv
 from leagues.core.competition_file import competition_document
@@ -15,6 +17,7 @@ from leagues.core.results import effective_results
 from leagues.core.tiebreaks import check_tiebreaks
 from leagues.core.whatif import compare, not_comparable_summary
 from leagues.domain import schedule
+from leagues.domain.events import competition_stream_id
 from leagues.domain.pools import SITE_POOL
 from leagues.domain.state import CompetitionState
 from leagues.models import Competition, OfficialStandings, PlayerRating
@@ -449,3 +452,11 @@ def ratings(
         }
         for r in rows
     ]
+
+
+def competition_versions(competition_ids: Sequence[str]) -> dict[str, int]:
+    """The stream version of each of these competitions, in one query (the live sockets'
+    safety sweep); competitions without events are left out."""
+    streams = {competition_stream_id(cid): cid for cid in competition_ids}
+    versions = stream_versions(list(streams))
+    return {streams[stream]: version for stream, version in versions.items()}

@@ -167,8 +167,11 @@ def start_repeating(
     async def repeat() -> None:
         while True:
             await asyncio.sleep(interval())
-            if not await step():
-                return
+            try:
+                if not await step():
+                    return
+            except Exception:  # a read that failed: the next step tries again
+                logger.warning("a live socket's paced step failed", exc_info=True)
 
     return asyncio.ensure_future(repeat())
 

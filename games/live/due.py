@@ -137,8 +137,12 @@ def run_when_due(
         return 0
     # Being computed: a commit from now on lowers this mark, and the LT below keeps it.
     _store(sweep, NOTHING_DUE, lower_only=False)
-    done = run()
-    upcoming = next_due()
+    try:
+        done = run()
+        upcoming = next_due()
+    except BaseException:
+        forget(sweep)  # unknown again: the next beat runs it (the mark would hide it)
+        raise
     _store(sweep, NOTHING_DUE if upcoming is None else upcoming.timestamp(), lower_only=True)
     return done
 

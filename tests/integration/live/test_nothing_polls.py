@@ -11,6 +11,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+import pytest
 from asgiref.sync import async_to_sync
 from django.db import transaction
 
@@ -135,3 +136,18 @@ def test_a_turn_timer_commit_brings_the_turn_timers_forward(live_db: Any) -> Non
         10,
         f"the turn timers brought forward by table {table_id}",
     )
+
+
+def test_a_sweep_that_failed_runs_again_at_the_next_beat(live_db: Any) -> None:
+    name = f"test-sweep-{uuid.uuid4().hex[:8]}"
+
+    def broken() -> int:
+        raise RuntimeError("the database went away")
+
+    counted = Counted(None)
+    with pytest.raises(RuntimeError):
+        due.run_when_due(name, broken, counted.next_due)
+    assert due.next_due_at(name) is None  # unknown, not "nothing due"
+    due.run_when_due(name, counted.run, counted.next_due)
+    assert counted.runs == 1
+    due.forget(name)

@@ -21,7 +21,7 @@ method, the figures and where the time goes are in docs/benchmarks.md ("Capacity
    first that failed. ``max_tables`` is the largest count that held.
 2. **Idle.** The players stop; with every socket of the last step still open, PostgreSQL's
    own statistics (``pg_stat_database``) count the transactions of the scratch database
-   over ``--idle-seconds``: ``db_queries_per_second_idle`` (a resync or a sweep's query is
+   over ``--idle-seconds``: ``db_queries_per_second_idle`` (a safety sweep's query is
    one autocommit statement, one transaction; an idle projector round, one transaction
    of a few statements).
 3. **Lost and duplicated.** Each socket's events are compared with what the platform's

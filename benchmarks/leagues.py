@@ -312,7 +312,8 @@ def bot_swiss(args: argparse.Namespace) -> dict[str, Any]:
         )
         for index in range(args.workers)
     ]
-    # The projector runs at its production poll (1 s): the lag is what a subscriber sees.
+    # The projector runs as in production (notices, its safety poll): the lag is what a
+    # subscriber sees.
     processes.append(
         ManagedProcess(
             "projector",

@@ -14,5 +14,9 @@ class BotsConfig(AppConfig):
         # Imported once the app registry is ready: the dispatcher reads the tables' read
         # model (games.models), which cannot be imported while the registry is populated.
         from bots.dispatch import on_events_committed
+        from bots.watchdog import SWEEP, bot_due_rule
+        from games.live.due import register_rule
 
         events_committed.connect(on_events_committed, dispatch_uid="bots.dispatch")
+        # The watchdog reads the tables only once a bot may be overdue.
+        register_rule(SWEEP, bot_due_rule)

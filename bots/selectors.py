@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q
+from django.db.models import Min, Q
 from django.utils import timezone
 
 from bots.suggestion import suggest_bid
@@ -111,3 +111,24 @@ def bid_suggestion(table_id: object, viewer: Any) -> dict[str, Any]:
             "marks": suggestion.marks,
             "reason": suggestion.reason,
         }
+
+
+def next_bot_overdue(overdue_seconds: float) -> dt.datetime | None:
+    """When the earliest bot now due (as :func:`overdue_bot_tables` counts them) becomes
+    overdue, or None when no bot is due (the watchdog's next due time)."""
+    waiting = Table.objects.filter(status=PLAYING, due_since__isnull=False)
+    # A bot first to act: the earliest in SQL (one row, however many bots play).
+    first = waiting.filter(seat_to_act_kind=BOT).aggregate(earliest=Min("due_since"))
+    due = [first["earliest"]] if first["earliest"] is not None else []
+    # Cards passed by several seats at once: a bot may be among them (few rows).
+    passing = (
+        waiting.filter(phase=PASSING)
+        .exclude(seat_to_act_kind=BOT)
+        .values_list("due_since", "seat_to_act_kind", "acting_seats", "seats")
+    )
+    due += [
+        since
+        for since, kind, acting, seats in passing
+        if bot_is_due(kind, acting or [], seats or [])
+    ]
+    return min(due) + dt.timedelta(seconds=overdue_seconds) if due else None

@@ -148,6 +148,19 @@ def stream_version(stream_id: str) -> int:
     return head[0] if head else 0
 
 
+def stream_versions(stream_ids: Sequence[str]) -> dict[str, int]:
+    """The current version of each of these streams, in one query over their head rows
+    (streams without events are left out)."""
+    if not stream_ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT stream_id, version FROM eventstore_stream WHERE stream_id = ANY(%s)",
+            [list(stream_ids)],
+        )
+        return {str(key): int(version) for key, version in cursor.fetchall()}
+
+
 def stream_head(stream_id: str) -> tuple[int, str] | None:
     """``(version, hash)`` of the stream's last event, or None for an empty stream."""
     with connection.cursor() as cursor:

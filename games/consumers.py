@@ -8,7 +8,7 @@ Protocol (docs/live.md):
 - After every commit the server sends ``{"type": "events", "after": A, "version": V,
   "events": [...], "table": {...}}``: the viewer's events with ``A < version <= V``
   and the viewer's table view at V, from one fold and one read
-  (``games.selectors.visibility.viewer_update``: the same renderers as the REST API's
+  (``games.selectors.table_updates.viewer_update``: the same renderers as the REST API's
   ``events_for_viewer`` and ``table_view``). ``after`` always equals the previous message's
   ``version``, so a client sees at once whether it missed something.
 - The client may send ``{"after": VERSION}`` at any time (a gap, or after reconnecting) and
@@ -19,9 +19,14 @@ Protocol (docs/live.md):
 - Refusals close the socket after an error message: 4401 not authenticated, 4404 no
   such table, 4429 too many connections (games.live.connection_limits).
 
+Nothing polls per socket (``games.live.sockets``): a connection moves on the table's
+commit notices, and the web process's safety sweep (one query for all of its sockets
+every ``WS_SAFETY_SWEEP_SECONDS``) repairs a lost one.
+
 A spectator of a table with a spectator delay (docs/live.md) is sent the table as of its
-delayed version only, and only on the periodic resync (every ``WS_RESYNC_SECONDS``), never
-on a commit notice: so neither the table's version nor the moment of a move reaches it.
+delayed version only, and only at its own pace (every ``WS_RESYNC_SECONDS``, and only when
+a notice said the table moved since its last update: no query otherwise), never on a
+commit notice: so neither the table's version nor the moment of a move reaches it.
 
 Every consumer handles its messages one at a time and remembers the last version it sent,
 so each event reaches a connection exactly once and in order, whatever the group messages'
@@ -33,26 +38,22 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
-import orjson
-from asgiref.sync import sync_to_async
-from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from games.live.auth import query_parameters
-from games.live.connection_limits import CLOSE_TOO_MANY_CONNECTIONS, claim_slot, over_cap_message
-from games.live.connections import ensure_sound_connection
 from games.live.notices import table_group
 from games.live.presence import announce_seated_player, is_seated_in_lobby
-from games.live.rendered_updates import events_since, notified_events, shared_update, table_state
-from games.live.tables import table_version
-from services.api.parsers import loads_safely
+from games.live.sockets import LiveSocket, in_thread_pool, start_repeating
+from games.live.tables import table_versions
+from games.selectors.table_updates import (
+    update_from_database,
+    update_without_database,
+    viewer_state,
+)
 from telemetry.metrics import observe_commit_to_socket
-
-T = TypeVar("T")
 
 CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -79,35 +80,18 @@ _table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValue
 def table_lock(table_id: str) -> asyncio.Lock:
     """The connections of one table read it one at a time (on the event loop, holding no
     thread): the first renders the update and puts the cached fold back, the others
-    reuse the rendering (``games.live.rendered_updates.shared_update``) or at least that fold."""
+    reuse the rendering (``games.selectors.table_updates``) or at least that fold."""
     lock = _table_locks.get(table_id)
     if lock is None:
         lock = _table_locks[table_id] = asyncio.Lock()
     return lock
 
 
-def in_thread_pool(function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
-    """Run ``function`` off the event loop in a thread pool (not the one shared sync thread):
-    each consumer still handles its own messages in order, while different tables' reads
-    overlap their database waits. Each pool thread keeps its connection (no
-    ``close_old_connections`` per call: with health checks on, that costs a ``SELECT 1``
-    round trip per message); one that failed, or that the server ended, is dropped before
-    the next call (``ensure_sound_connection``), so that call reconnects instead of
-    failing."""
-
-    def with_sound_connection(*args: Any) -> T:
-        ensure_sound_connection()
-        return function(*args)
-
-    return sync_to_async(with_sound_connection, thread_sensitive=False)
-
-
 #: The viewer's table view, or None when there is no such table.
-load_state = in_thread_pool(table_state)
+load_state = in_thread_pool(viewer_state)
 #: (version, the viewer's events in (after, version], the viewer's view at version), given
-#: the events a commit notice carried, if any.
-load_events = in_thread_pool(events_since)
-current_version = in_thread_pool(table_version)
+#: the events a commit notice carried, if any: the read strategy that needs the database.
+load_update = in_thread_pool(update_from_database)
 announce_seated = in_thread_pool(announce_seated_player)
 
 
@@ -120,66 +104,50 @@ def watches_delayed(view: dict[str, Any]) -> bool:
     )
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(LiveSocket):
     """One viewer's live connection to one table."""
 
     table_id: str
     viewer: Any
-    last_sent: int | None
     delayed: bool
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch, without its ``aclose_old_connections()`` before every
-        handler: that is a hop to the shared sync thread for each message (7.5% of the
-        web's samples at 50 busy tables, docs/benchmarks.md), and it tends connections
-        this consumer never uses: its database work runs in ``in_thread_pool``, whose
-        threads keep their own connections sound."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+    #: The newest table version a notice (or the safety sweep) told of.
+    heard: int
+    #: The table version a delayed spectator's last paced update was asked at.
+    paced: int
 
     @classmethod
-    async def encode_json(cls, content: Any) -> str:
-        """orjson: a message with a whole table view encodes several times faster than
-        with the standard library (the web's CPU per event, docs/benchmarks.md)."""
-        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
+    def stream_versions(cls, keys: Sequence[str]) -> dict[str, int]:
+        return table_versions(keys)
 
-    async def connect(self) -> None:
+    async def open_stream(self) -> bool:
         self.table_id = str(self.scope["url_route"]["kwargs"]["table_id"])
         self.viewer = self.scope.get("user")
-        self.last_sent = None
         self.delayed = False
-        self.sending = asyncio.Lock()
-        self.resync_task: asyncio.Future[None] | None = None
-        await self.accept()
-        self.slot = await claim_slot(self.scope, self.channel_name)
-        if self.slot is None:
-            message = over_cap_message(self.scope)
-            await self.refuse("too_many_connections", message, CLOSE_TOO_MANY_CONNECTIONS)
-            return
+        self.heard = self.paced = 0
+        self.pacing: asyncio.Future[None] | None = None
         # Without a token the connection is a spectator's (the one visibility filter shows it
         # no hand in play); a token that is not valid is refused rather than downgraded.
         if self.scope.get("auth_error"):
             await self.refuse(
                 "not_authenticated", self.scope["auth_error"], CLOSE_NOT_AUTHENTICATED
             )
-            return
+            return False
         try:
             after_values = query_parameters(self.scope).get("after")
             after = parse_version(after_values[-1]) if after_values else None
         except BadClientMessage as exc:
             await self.refuse("bad_request", str(exc), 4400)
-            return
+            return False
         # Join the group before reading, so no commit falls between the read and the join.
-        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self.join(table_group(self.table_id))
         state = await load_state(self.table_id, self.viewer)
         if state is None:
             await self.refuse("not_found", f"No table {self.table_id}.", CLOSE_NOT_FOUND)
-            return
+            return False
+        self.stream_key = self.table_id
         if after is None:
             self.last_sent = int(state["version"])
-            self.delayed = watches_delayed(state)
+            self.note_delayed(state)
             await self.send_json({"type": "state", "version": self.last_sent, "table": state})
         else:
             self.last_sent = after
@@ -188,30 +156,36 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             # After the first message, so the player's view never waits on it; its commits
             # (an arrival, the game's start) reach this connection as any other.
             await announce_seated(self.table_id, self.viewer, state["owner"])
-        self.resync_task = asyncio.ensure_future(self.resync_periodically())
+        return True
 
-    async def resync_periodically(self) -> None:
-        """Safety net for a lost group notice (the pub/sub layer delivers at most once):
-        every ``settings.WS_RESYNC_SECONDS`` compare the table's version with the last one
-        sent."""
-        while True:
-            await asyncio.sleep(settings.WS_RESYNC_SECONDS)
-            version = await current_version(self.table_id)
-            if version is not None and self.last_sent is not None and version > self.last_sent:
-                # A delayed spectator is always behind the table: its update may be shared.
-                await self.send_events(at_least=version if self.delayed else None)
+    @staticmethod
+    def resync_interval() -> float:
+        return float(settings.WS_RESYNC_SECONDS)
 
-    async def refuse(self, code: str, message: str, close_code: int) -> None:
-        """Tell the client why, then close."""
-        await self.send_json({"type": "error", "code": code, "message": message})
-        await self.close(code=close_code)
+    def note_delayed(self, view: dict[str, Any]) -> None:
+        """Remember whether the viewer watches behind a spectator delay; while it does, its
+        updates go at its own pace (:meth:`pace_delayed`)."""
+        self.delayed = watches_delayed(view)
+        if self.delayed and (self.pacing is None or self.pacing.done()):
+            self.pacing = start_repeating(self.resync_interval, self.pace_delayed)
 
-    async def disconnect(self, code: int) -> None:
-        if getattr(self, "slot", None) is not None:
-            await self.slot.release()
-        if self.resync_task is not None:
-            self.resync_task.cancel()
-        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+    async def pace_delayed(self) -> bool:
+        """A delayed spectator's update, every ``WS_RESYNC_SECONDS`` if the table moved
+        since the last one (known from the notices: no query otherwise). False once the
+        viewer no longer watches behind the delay."""
+        if not self.delayed:
+            return False
+        target = self.heard
+        if target > self.paced:
+            self.paced = target
+            # A delayed spectator is always behind the table: its update may be shared.
+            await self.send_events(at_least=target)
+        return self.delayed
+
+    async def closed(self) -> None:
+        task = getattr(self, "pacing", None)
+        if task is not None:
+            task.cancel()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if self.last_sent is None:
@@ -225,13 +199,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_events(force=True, after=after)
 
-    @classmethod
-    async def decode_json(cls, text_data: str) -> Any:
-        """The REST API's JSON limits (``services.api.parsers``): nesting too deep for
-        Python's decoder is a ``ValueError`` (a bad request), not a ``RecursionError``
-        that would close the socket."""
-        return loads_safely(text_data)
-
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         content: Any = None
         if text_data is not None:
@@ -242,18 +209,32 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.receive_json(content)
 
     async def table_committed(self, message: dict[str, Any]) -> None:
-        """Group notice: the stream reached ``message["version"]``."""
-        if self.last_sent is None or int(message["version"]) <= self.last_sent:
-            return
-        if self.delayed:
-            # Its updates wait for the resync: answering the notice would time the move.
-            return
+        """Group notice: the stream reached ``message["version"]`` (the commit's events
+        from ``message["first_version"]`` on, carried when there are few)."""
+        version = int(message["version"])
         notified = message.get("events")
-        await self.send_events(
-            committed_at=message.get("committed_at"),
-            at_least=int(message["version"]),
-            notified=notified if isinstance(notified, list) else (),
-        )
+        first = message.get("first_version")
+        if not isinstance(notified, list) or first != (self.last_sent or 0) + 1:
+            # The gap check: events that do not continue what this socket sent are no
+            # use to it; it reads from its last version (a lost notice is repaired here).
+            notified = []
+        await self.on_table_version(version, message.get("committed_at"), notified)
+
+    async def resync(self, version: int) -> None:
+        await self.on_table_version(version)
+
+    async def on_table_version(
+        self, version: int, committed_at: float | None = None, notified: Sequence[Any] = ()
+    ) -> None:
+        """The table reached ``version``: a live viewer is sent what it has not had; a
+        delayed spectator only remembers it (its updates go at its own pace)."""
+        self.heard = max(self.heard, version)
+        if self.delayed:
+            # Answering the notice would time the move.
+            return
+        if not self.is_behind(version):
+            return
+        await self.send_events(committed_at=committed_at, at_least=version, notified=notified)
 
     async def send_events(
         self,
@@ -266,7 +247,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     ) -> None:
         """Send the viewer's events after ``last_sent`` (or ``after``) with the view, if
         there are any. One send at a time per connection, whoever asks (a group notice,
-        the client, the resync)."""
+        the client, the safety sweep, the delayed pacing)."""
         async with self.sending:
             await self._send_events(force, committed_at, after, at_least, notified)
 
@@ -284,14 +265,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         async with table_lock(self.table_id):
             loaded = None
             if at_least is not None:
-                loaded = shared_update(self.table_id, self.viewer, after, at_least)
-                if loaded is None and notified:
-                    # Pure CPU when it succeeds: cheaper here than a hop to a pool thread.
-                    loaded = notified_events(self.table_id, self.viewer, after, notified)
+                # Pure CPU when it succeeds: cheaper here than a hop to a pool thread.
+                loaded = update_without_database(
+                    self.table_id, self.viewer, after, at_least, notified
+                )
             if loaded is None:
-                loaded = await load_events(self.table_id, self.viewer, after, notified)
+                loaded = await load_update(self.table_id, self.viewer, after, notified)
         version, events, view = loaded
-        self.delayed = watches_delayed(view)
+        self.note_delayed(view)
         if version < after:
             self.last_sent = version
             await self.send_json(

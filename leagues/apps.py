@@ -14,14 +14,18 @@ class LeaguesConfig(AppConfig):
         # registry is being filled.
         # Standings, table results and ratings follow the event log (projector process).
         from eventstore.subscriptions import register_projection
+        from games.live.due import register_rule
         from games.services.quotas import bot_tables_elsewhere
         from leagues.projections import match_results, official_standings, player_ratings
         from leagues.receivers import on_seated_player_connected
         from leagues.services.quotas import open_competition_bot_tables
+        from leagues.tasks import SWEEP, competition_commit_rule
 
         register_projection(official_standings)
         register_projection(match_results)
         register_projection(player_ratings)
+        # The round schedule's sweep reads the competitions only when one is due.
+        register_rule(SWEEP, competition_commit_rule)
         # Opening a competition table checks its player in (however they got there).
         seated_player_connected.connect(
             on_seated_player_connected, dispatch_uid="leagues.receivers.arrival"

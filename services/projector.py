@@ -9,16 +9,20 @@ projections, then sleeps until a commit is announced on the Redis channel
 ``games.live.notices.commits_channel()`` (published after every commit by ``games.live``)
 that holds an event one of them reads (``Projection.wants``: the leagues lane ignores the
 bids and cards of every bot move), or until the poll interval passes, whichever comes
-first. The poll is the fallback for a lost notification or a commit made by a process that
-does not publish (e.g. a manual script); ``catch_up`` itself never skips an event, so
-waking late only delays, never loses.
+first. The poll is a slow safety interval (``--poll``, default 60 s: an idle platform
+costs the projector a round a minute), for a lost notification or a commit made by a
+process that does not publish (e.g. a manual script); while Redis cannot be subscribed to,
+a lane polls every ``FALLBACK_POLL_SECONDS`` instead, and a subscription made again after
+a loss is followed by a round at once (notices may have been missed meanwhile).
+``catch_up`` itself never skips an event, so waking late only delays, never loses.
 
 A round in which a projection appended events itself (the match results appending
 ``MatchResultRecorded``) is followed by another round of that lane at once: what it
 appends is caught up without waiting for its own notice to come back through Redis, or
 for the poll when that notice is lost, and whichever projection of the lane it feeds
 (even one that ran earlier in the round) sees it in the same wake-up. The heartbeat is
-touched after every round of the main lane while every other lane's thread is alive.
+touched after every round of the main lane, and every ``HEARTBEAT_SECONDS`` while it
+waits, while every other lane's thread is alive (a wait is no database work).
 
 At DEBUG every round is logged with each projection's wall time and events
 (``benchmarks.leagues --trace`` reads them); at stop, per projection totals.
@@ -52,6 +56,12 @@ logger = logging.getLogger("services.projector")
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 MAIN_LANE = "main"
+#: The safety interval's default: a round at least this often without a notice.
+DEFAULT_POLL_SECONDS = 60.0
+#: A lane's poll while Redis cannot be subscribed to (no notice can wake it).
+FALLBACK_POLL_SECONDS = 1.0
+#: How often the main lane touches the heartbeat while it waits.
+HEARTBEAT_SECONDS = 5.0
 
 
 def heartbeat_path() -> Path:
@@ -120,12 +130,24 @@ class Lane:
                 return True
         return False
 
-    def wait_for_commit(self, notices: Any) -> None:
-        """Return on a wanted commit notice, at the poll interval, or soon after stop."""
-        deadline = time.monotonic() + self.projector.poll_seconds
+    def wait_for_commit(self, notices: Any, *, main: bool = False) -> None:
+        """Return on a wanted commit notice, at the poll interval (the fallback pace while
+        not subscribed), after a subscription made again, or soon after stop. The main
+        lane keeps the heartbeat meanwhile."""
+        started = time.monotonic()
+        beaten = started
         while not self.projector.stopping:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or self.wanted(notices.wait(min(remaining, 0.5))):
+            now = time.monotonic()
+            poll = self.projector.poll_seconds
+            if not notices.subscribed:
+                poll = min(poll, FALLBACK_POLL_SECONDS)
+            remaining = started + poll - now
+            if remaining <= 0 or notices.missed():
+                return
+            if main and now - beaten >= HEARTBEAT_SECONDS:
+                self.projector.beat_if_alive()
+                beaten = now
+            if self.wanted(notices.wait(min(remaining, 0.5))):
                 return
 
     def run(self, *, once: bool = False, main: bool = False) -> None:
@@ -145,7 +167,7 @@ class Lane:
                     continue
                 if once:
                     return
-                self.wait_for_commit(notices)
+                self.wait_for_commit(notices, main=main)
                 self.wakeups += 1
         finally:
             notices.close()
@@ -277,8 +299,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--poll",
         type=float,
-        default=float(os.environ.get("SPADES_PROJECTOR_POLL", "1.0")),
-        help="seconds between catch-ups when no commit is announced (default 1.0)",
+        default=float(os.environ.get("SPADES_PROJECTOR_POLL", str(DEFAULT_POLL_SECONDS))),
+        help="the safety interval: seconds between catch-ups when no commit is announced "
+        f"(default {DEFAULT_POLL_SECONDS:g})",
     )
     parser.add_argument("--once", action="store_true", help="catch up once and exit")
     parser.add_argument(

@@ -285,9 +285,17 @@ CELERY_TIMEZONE = "UTC"
 # ---------------------------------------------------------------- live play
 # A bot due for longer than this (seconds) has its turn re-sent by the watchdog.
 BOT_OVERDUE_SECONDS = float(env_str("SPADES_BOT_OVERDUE_SECONDS", "3"))
-# Seconds between a WebSocket consumer's checks of its table's version while no commit
-# notice arrives (the safety net for a lost notice).
+# Seconds between the updates of a spectator kept behind by a spectator delay (so no
+# update times a move), and between the repeats of a seated player's announcement no
+# receiver took. In memory: neither reads the database while the table does not move.
 WS_RESYNC_SECONDS = float(env_str("SPADES_WS_RESYNC_SECONDS", "5"))
+# Seconds between a web process's safety sweeps over its open sockets (games.live.sockets):
+# one query for all of its table sockets and one for its competition sockets, whatever
+# their number, repairs a lost commit notice.
+WS_SAFETY_SWEEP_SECONDS = env_int("SPADES_WS_SAFETY_SWEEP_SECONDS", 30, low=1, high=3600)
+# Seconds a sweep's due time is trusted (games.live.due): the scheduler's sweeps query the
+# database at least this often even when nothing is due.
+SPADES_SWEEP_SAFETY_SECONDS = env_int("SPADES_SWEEP_SAFETY_SECONDS", 120, low=1, high=3600)
 
 # ---------------------------------------------------------------- auth, i18n, static
 AUTH_PASSWORD_VALIDATORS = [

@@ -6,8 +6,9 @@
 - ``publisher``: the thread that PUBLISHes the notices in batches;
 - ``announcer``: the other after-commit threads (the notifier here, the bots' dispatcher);
 - ``commit_subscription``: the projector's subscription to the commit notices;
-- ``rendered_updates``: what a consumer sends (the viewer's events and view), rendered
-  once per seat and commit for all of a table's connections;
+- ``sockets``: the one base of the live sockets (slot, refusal, version gate, resync) and
+  each web process's safety sweep over them;
+- ``due``: the scheduler's sweeps' next due times (in Redis), brought forward by commits;
 - ``tables``: the read model, fold and commands as live play needs them;
 - ``connections``: long-lived threads' database connections, kept sound between uses;
 - ``timers`` / ``tasks``: the turn timers (a scheduler job);

@@ -33,21 +33,40 @@ def redis_client() -> redis.Redis:
 class CommitNotices:
     """A subscription to ``commits_channel()``; ``wait`` returns on a notice or a timeout.
 
-    If Redis is unreachable, ``wait`` degrades to a plain sleep (the poll fallback).
+    If Redis is unreachable, ``wait`` degrades to a plain sleep (the poll fallback), and
+    :attr:`subscribed` says so: the caller then polls at its fallback pace. A subscription
+    lost and made again may have missed notices meanwhile: :meth:`missed` says so once.
     """
 
     def __init__(self) -> None:
         self._pubsub: Any = None
+        # Lost (or never made) since the last subscription: notices may have been missed.
+        self._lost = False
+        self._missed = False
         self._subscribe()
+
+    @property
+    def subscribed(self) -> bool:
+        """Whether notices can arrive (else the caller must poll)."""
+        return self._pubsub is not None
+
+    def missed(self) -> bool:
+        """Whether notices may have been missed since the last call (a subscription made
+        again after a loss); the caller should look for itself."""
+        missed, self._missed = self._missed, False
+        return missed
 
     def _subscribe(self) -> None:
         try:
             pubsub = redis_client().pubsub(ignore_subscribe_messages=True)
             pubsub.subscribe(commits_channel())
             self._pubsub = pubsub
+            if self._lost:
+                self._missed, self._lost = True, False
         except redis.RedisError:
             logger.warning("cannot subscribe to %s; polling only", commits_channel())
             self._pubsub = None
+            self._lost = True
 
     def wait(self, timeout: float) -> list[dict[str, Any]]:
         """Block up to ``timeout`` seconds for a notice; return every notice then pending."""
@@ -65,6 +84,7 @@ class CommitNotices:
         except (redis.RedisError, OSError):
             logger.warning("lost the subscription to %s; resubscribing", commits_channel())
             self.close()
+            self._lost = True
             self._subscribe()
         return notices
 

@@ -58,12 +58,15 @@ def parse_commit_notices(data: bytes | str) -> list[dict[str, Any]]:
 
 
 def group_message(notice: dict[str, Any], events: Sequence[Any] = ()) -> dict[str, Any]:
-    """The Channels message a table's consumers get for a commit notice: the version, and
-    the commit's events (``StoredEvent.to_wire``) when there are few, so consumers whose
-    cached fold is at the version before need not read the stream (they check the events
-    against their hash chain first, ``games.selectors.visibility.chained_tail``)."""
+    """The Channels message a table's consumers get for a commit notice: the versions (the
+    commit's first and last: a consumer whose last sent version is not just before the
+    first knows it missed a notice), and the commit's events (``StoredEvent.to_wire``)
+    when there are few, so consumers whose cached fold is at the version before need not
+    read the stream (they check the events against their hash chain first,
+    ``games.services.table_state.chained_tail``)."""
     message = {
         "type": GROUP_MESSAGE_TYPE,
+        "first_version": notice["first_version"],
         "version": notice["version"],
         "committed_at": notice["committed_at"],
     }

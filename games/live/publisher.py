@@ -1,4 +1,5 @@
-"""Redis PUBLISH of commit notices, batched by a flusher thread.
+"""Redis PUBLISH of commit notices (and the other after-commit writes to Redis, such as the
+scheduler's due times, ``games.live.due``), batched by a flusher thread.
 
 A commit notice must not make the committing request or task wait for Redis, and must
 cost it almost nothing: bids and plays commit about a thousand times a second per
@@ -39,15 +40,20 @@ RETRY_AFTER_SECONDS = 1.0
 MAX_BATCH = 5_000
 
 
+#: One Redis command: its name and arguments.
+Command = tuple[str | bytes | float | int, ...]
+
+
 class Publisher:
-    """Queue ``(channel, payload)`` messages; a thread publishes them in batches."""
+    """Queue ``(channel, payload)`` messages (and other commands); a thread sends them in
+    batches."""
 
     def __init__(self, url: str, linger: float = LINGER_SECONDS) -> None:
         self.url = url
         self.linger = linger
         self.pid = os.getpid()
         self.lock = threading.Lock()
-        self.pending: list[tuple[str, bytes]] = []
+        self.pending: list[Command] = []
         self.in_flight = 0
         self.wake = threading.Event()
         self.idle = threading.Event()
@@ -61,9 +67,14 @@ class Publisher:
 
     def publish(self, messages: Iterable[tuple[str, bytes]]) -> None:
         """Queue messages for the next batch (never blocks on Redis)."""
+        self.send_later(("PUBLISH", channel, payload) for channel, payload in messages)
+
+    def send_later(self, commands: Iterable[Command]) -> None:
+        """Queue Redis commands for the next batch (never blocks on Redis); their replies
+        are read and dropped, a refusal logged."""
         with self.lock:
             was_empty = not self.pending
-            self.pending.extend(messages)
+            self.pending.extend(commands)
             self.idle.clear()
         if was_empty:
             self.wake.set()
@@ -92,8 +103,8 @@ class Publisher:
                 if not self.pending:
                     self.idle.set()
 
-    def send(self, batch: list[tuple[str, bytes]]) -> None:
-        """PUBLISH every message of ``batch`` in one write, then read the replies."""
+    def send(self, batch: list[Command]) -> None:
+        """Send every command of ``batch`` in one write, then read the replies."""
         if not batch:
             return
         if time.monotonic() < self.retry_at:
@@ -102,13 +113,12 @@ class Publisher:
             return
         try:
             connection = self.connect()
-            commands = [("PUBLISH", channel, payload) for channel, payload in batch]
-            connection.send_packed_command(connection.pack_commands(commands), check_health=False)
-            for _ in commands:
+            connection.send_packed_command(connection.pack_commands(batch), check_health=False)
+            for _ in batch:
                 try:
                     connection.read_response(disable_decoding=True)
                 except redis.ResponseError as refusal:
-                    logger.error("Redis refused a commit notice: %s", refusal)
+                    logger.error("Redis refused a queued command: %s", refusal)
             self.sent += len(batch)
         except (redis.RedisError, OSError) as exc:
             self.disconnect()

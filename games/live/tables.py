@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection
+from django.db.models import Min
 from django.utils import timezone
 
 from eventstore.errors import WrongExpectedVersion
@@ -39,6 +40,22 @@ def table_version(table_id: object) -> int | None:
     return None if row is None else int(row[0])
 
 
+def table_versions(table_ids: Sequence[object]) -> dict[str, int]:
+    """The read model's version of each of these tables, in one query (tables that do not
+    exist, and ids that are no table's, are left out): the live sockets' safety sweep."""
+    keys = []
+    for table_id in table_ids:
+        try:
+            keys.append(str(uuid.UUID(str(table_id))))
+        except ValueError:
+            continue
+    if not keys:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, version FROM games_table WHERE id = ANY(%s::uuid[])", [keys])
+        return {str(key): int(version) for key, version in cursor.fetchall()}
+
+
 def overdue_human_turns(now: dt.datetime | None = None) -> list[tuple[str, int, int]]:
     """(table id, version, seat) of every table in play whose human seat to act has passed
     its turn deadline (only tables with a turn timer have one)."""
@@ -50,6 +67,18 @@ def overdue_human_turns(now: dt.datetime | None = None) -> list[tuple[str, int, 
         seat_to_act__isnull=False,
     ).values_list("pk", "version", "seat_to_act")
     return [(str(pk), int(version), int(seat)) for pk, version, seat in rows]
+
+
+def next_turn_deadline() -> dt.datetime | None:
+    """The earliest turn deadline of a human seat at a table in play (the filter of
+    :func:`overdue_human_turns`), or None."""
+    rows = Table.objects.filter(
+        status=PLAYING,
+        seat_to_act_kind=HUMAN,
+        turn_deadline__isnull=False,
+        seat_to_act__isnull=False,
+    )
+    return rows.aggregate(earliest=Min("turn_deadline"))["earliest"]
 
 
 @contextmanager

@@ -22,6 +22,7 @@ import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cachetools import LRUCache
 from django.db import connection, transaction
@@ -39,7 +40,7 @@ from games.models import TableSecret
 
 from .actors import Actor, actor_metadata
 from .errors import CommandRejected
-from .read_model import update_row, update_statement
+from .read_model import running_turn_timer, update_row, update_statement
 from .table_state import forget, fresh_state, parse_table_id, put_back, take_state
 
 __all__ = ["RETRIES", "CommandResult", "Decide", "refusal", "run_command"]
@@ -244,6 +245,17 @@ def _decided(
             raise
 
 
+def commit_context(table_id: uuid.UUID, state: TableState) -> dict[str, Any]:
+    """What the commit's receivers are told (``events_committed``'s context): the table,
+    whether a bot is to act (the bots' dispatch) and the turn timer now running (the turn
+    timers' due time, ``games.live.due``), so none of them reads the read model back."""
+    return {
+        "table_id": str(table_id),
+        "bot_to_act": state.bot_to_act(),
+        "turn_timer_seconds": running_turn_timer(state),
+    }
+
+
 def _append_in_one_statement(command: _Command, expected: int | None) -> CommandResult:
     """Autocommit: the append and the read model's UPDATE are one statement, one round trip
     that is the whole transaction (committed when ``append`` returns; a refused append
@@ -266,7 +278,7 @@ def _append_in_one_statement(command: _Command, expected: int | None) -> Command
         command_id=command_id,
         read_model=update_statement(table_id, state, seats_changed),
         expected_hash=head_hash,
-        context={"table_id": str(table_id), "bot_to_act": state.bot_to_act()},
+        context=commit_context(table_id, state),
     )
     if not result.duplicate:
         put_back(table_id, state, result.events[-1].hash, committed=True)
@@ -292,7 +304,7 @@ def _append_in_transaction(command: _Command, expected: int | None, keep: Keep) 
         new_events(domain_events, command.actor),
         command_id=command_id,
         expected_hash=head_hash,
-        context={"table_id": str(table_id), "bot_to_act": state.bot_to_act()},
+        context=commit_context(table_id, state),
     )
     if result.duplicate:
         return command_result(table_id, result)

@@ -88,6 +88,17 @@ def seat_rows(state: TableState, usernames: dict[int, str] | None = None) -> lis
     return rows
 
 
+def running_turn_timer(state: TableState) -> int | None:
+    """The seconds of the turn timer now running at the table (a human seat to act at a
+    table with a timer), or None: the read model's ``turn_deadline`` is the last commit's
+    time plus these."""
+    acting = state.acting_seats()
+    seat = acting[0] if acting else None
+    if seat is None or not state.turn_timer_seconds or state.controller(seat) != HUMAN:
+        return None
+    return int(state.turn_timer_seconds)
+
+
 def read_model_fields(
     state: TableState, last_recorded_at: datetime, with_seats: bool = True
 ) -> dict[str, Any]:
@@ -95,9 +106,8 @@ def read_model_fields(
     acting = state.acting_seats()
     seat = acting[0] if acting else None
     kind = state.controller(seat) if seat is not None else None
-    deadline = None
-    if seat is not None and state.turn_timer_seconds and kind == HUMAN:
-        deadline = last_recorded_at + timedelta(seconds=state.turn_timer_seconds)
+    timer = running_turn_timer(state)
+    deadline = None if timer is None else last_recorded_at + timedelta(seconds=timer)
     totals = state.team_totals()
     bags = state.team_bags()
     winner = None

@@ -14,19 +14,25 @@ keeps the last folded :class:`TableState` per table with the hash of its last ev
 
 A state is *taken out* of the cache while one thread uses it, so no two threads ever share
 a mutable state.
+
+Readers (the selectors) use the read-only interface: :func:`reading_state`,
+:func:`reading_with_events`, :func:`reading_notified` and :func:`prefix_state` hand them a
+state for the length of a block and put it back themselves; only the command services
+take a state out (:func:`take_state`) and offer one back (:func:`put_back`).
 """
 
 from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from cachetools import LRUCache
 from django.db import connection
 
 from eventstore.reading import read_stream
+from eventstore.records import StoredEvent
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState
 
@@ -124,6 +130,103 @@ def reading_state(table_id: object) -> Iterator[TableState]:
     yield state
     # Outside a transaction every event read was committed.
     put_back(table_uuid, state, head_hash, committed=not connection.in_atomic_block)
+
+
+def chained_tail(
+    notified: Sequence[StoredEvent], version: int, head_hash: str
+) -> list[StoredEvent] | None:
+    """``notified`` if they are the events right after ``version``, whose event has hash
+    ``head_hash``: versions contiguous, each chained to the one before and hashing to its
+    stored hash (so they are exactly the stored events, as a read would give). Else None."""
+    if not notified or notified[0].version != version + 1:
+        return None
+    previous = head_hash
+    for offset, event in enumerate(notified):
+        if event.version != version + 1 + offset or event.prev_hash != previous:
+            return None
+        if event.expected_hash() != event.hash:
+            return None
+        previous = event.hash
+    return list(notified)
+
+
+@contextmanager
+def reading_with_events(
+    table_id: uuid.UUID, after_version: int, notified: Sequence[StoredEvent] = ()
+) -> Iterator[tuple[TableState, list[StoredEvent]]]:
+    """The table's state caught up, for reading only, with its stored events after
+    ``after_version`` (up to the state's version), from ONE read of the stream at most, or
+    none: ``notified`` (events a commit notice carried) are used when they chain onto the
+    cached committed state (:func:`chained_tail`). Raises the 404 refusal.
+
+    A committed cached state is taken without reading the stream; the single read fetches
+    the events from just before the older of (cached version, ``after_version``), checks
+    that the cached head still carries its hash (as the cache's own catch-up does), folds
+    the new events in and keeps the viewer's slice. The state goes back to the cache when
+    the block ends.
+    """
+    stream_id = table_stream_id(table_id)
+    state, head_hash, verified = take_state(table_id, trust_committed=True)
+    tail = None
+    if not verified and after_version == state.version:
+        tail = chained_tail(notified, state.version, head_hash)
+    if tail is not None:
+        # The commit notice carried the new events and they chain onto the cached head:
+        # the read would give exactly these (the reader is at the cached version).
+        stored = tail
+        for event in stored:
+            state.apply(event.type, event.data)
+            head_hash = event.hash
+    elif verified:
+        # Caught up by the cache (it read the stream): read the reader's events only.
+        wanted = state.version - after_version
+        stored = (
+            read_stream(stream_id, after_version=after_version, limit=wanted) if wanted > 0 else []
+        )
+    else:
+        start = min(after_version, state.version - 1)
+        stored = read_stream(stream_id, after_version=start)
+        head = state.version - 1 - start
+        if head >= len(stored) or stored[head].hash != head_hash:
+            # The cached head is not the stored one: fold afresh (rare; the cache decides).
+            state, head_hash = fresh_state(table_id)
+            stored = read_stream(stream_id, after_version=after_version)
+        for event in stored:
+            if event.version > state.version:
+                state.apply(event.type, event.data)
+                head_hash = event.hash
+    try:
+        yield state, [event for event in stored if after_version < event.version <= state.version]
+    finally:
+        # Outside a transaction every event read was committed.
+        put_back(table_id, state, head_hash, committed=not connection.in_atomic_block)
+
+
+@contextmanager
+def reading_notified(
+    table_id: uuid.UUID, after_version: int, notified: Sequence[StoredEvent]
+) -> Iterator[tuple[TableState, list[StoredEvent]] | None]:
+    """The cached committed state advanced by a commit notice's events, for reading only,
+    with those events; None when that needs the database (no committed state cached at
+    ``after_version``, or events that do not chain onto it: :func:`chained_tail`). Never
+    touches the database, so an async consumer may call it on its event loop."""
+    taken = take_committed(table_id)
+    if taken is None:
+        yield None
+        return
+    state, head_hash = taken
+    tail = (
+        chained_tail(notified, state.version, head_hash) if state.version == after_version else None
+    )
+    if tail is not None:
+        for event in tail:
+            state.apply(event.type, event.data)
+            head_hash = event.hash
+    try:
+        yield None if tail is None else (state, tail)
+    finally:
+        # Committed: the events came from a commit notice and chain onto committed ones.
+        put_back(table_id, state, head_hash, committed=True)
 
 
 def prefix_state(

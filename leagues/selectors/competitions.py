@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from django.db.models import F
 
-from eventstore.reading import stream_version
+from eventstore.reading import stream_version, stream_versions
 from games.engine.rules import RulesError
 from leagues.core.competition_csv import competition_csv
 from leagues.core.competition_file import competition_document
@@ -560,3 +561,11 @@ def competition_version(competition_id: object) -> int:
     """The competition stream's version (one indexed read; 0: no such competition): what
     its polled reads are tagged with (``services.api.etags``)."""
     return stream_version(ev.competition_stream_id(parse_id(competition_id)))
+
+
+def competition_versions(competition_ids: Sequence[str]) -> dict[str, int]:
+    """The stream version of each of these competitions, in one query (the live sockets'
+    safety sweep); competitions without events are left out."""
+    streams = {ev.competition_stream_id(cid): cid for cid in competition_ids}
+    versions = stream_versions(list(streams))
+    return {streams[stream]: version for stream, version in versions.items()}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from django.db.models import Min
 from django.utils import timezone
 
 from leagues.core.errors import LeagueError
@@ -56,3 +57,8 @@ def run_due(now: datetime | None = None) -> int:
             # the others; it stays due and is tried again next sweep.
             logger.exception("round schedule of competition %s failed", competition_id)
     return done
+
+
+def next_due_at() -> datetime | None:
+    """The earliest ``due_at`` of any competition (the sweep's next due time), or None."""
+    return Competition.objects.aggregate(earliest=Min("due_at"))["earliest"]

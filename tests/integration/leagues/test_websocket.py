@@ -108,10 +108,10 @@ def test_an_unknown_competition_is_refused(live_db: Any) -> None:
         assert closed == {"type": "websocket.close", "code": 4404}
 
 
-def test_a_lost_notice_is_made_good_by_the_resync(live_db: Any, settings: Any) -> None:
-    """No projection runs here, so no ``standings.changed`` is sent: the connection's own
-    version check still brings the subscriber the new document."""
-    settings.WS_RESYNC_SECONDS = 0.2
+def test_a_lost_notice_is_made_good_by_the_safety_sweep(live_db: Any, settings: Any) -> None:
+    """No projection runs here, so no ``standings.changed`` is sent: the web process's
+    safety sweep still brings the subscriber the new document."""
+    settings.WS_SAFETY_SWEEP_SECONDS = 0.2
     organiser = new_user("ws-resync")
     cid = new_swiss(organiser)
 

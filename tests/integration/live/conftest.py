@@ -202,6 +202,11 @@ class NoNotices:
     went on without a wake-up replaces them, and the projector can only go on by itself
     or at its poll."""
 
+    subscribed = True
+
+    def missed(self) -> bool:
+        return False
+
     def wait(self, timeout: float) -> list[dict[str, Any]]:
         time.sleep(timeout)
         return []

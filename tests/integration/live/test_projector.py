@@ -15,7 +15,7 @@ from eventstore.signals import events_committed
 from eventstore.subscriptions import Projection, register_projection, unregister_projection
 from games.live.fanout import on_events_committed
 from services import projector as projector_process
-from services.projector import Projector, heartbeat_age, heartbeat_path
+from services.projector import MAIN_LANE, Projector, heartbeat_age, heartbeat_path
 from tests.integration.live.conftest import NoNotices, wait_until
 
 
@@ -108,4 +108,58 @@ def test_what_a_projection_appends_is_caught_up_in_the_same_wake_up(
         loop.join(timeout=10)
         unregister_projection(watcher.name)
         unregister_projection(relay.name)
+    assert not loop.is_alive()
+
+
+def main_rounds(projector: Projector) -> int:
+    """Rounds of the main lane so far (0 before its thread made it)."""
+    lane = projector.lanes.get(MAIN_LANE)
+    return lane.rounds if lane is not None else 0
+
+
+class Unsubscribed(NoNotices):
+    """A subscription Redis refused: no notice can come."""
+
+    subscribed = False
+
+
+class MadeAgain(NoNotices):
+    """A subscription lost and made again once: notices may have been missed meanwhile."""
+
+    def __init__(self) -> None:
+        self.told = False
+
+    def missed(self) -> bool:
+        told, self.told = self.told, True
+        return not told
+
+
+def test_a_lane_polls_at_the_fallback_pace_while_redis_cannot_be_subscribed_to(
+    live_db: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(projector_process, "commit_notices", Unsubscribed)
+    projector = Projector(poll_seconds=120.0)
+    loop = threading.Thread(target=projector.run, daemon=True)
+    try:
+        loop.start()
+        # The safety interval is two minutes away: only the fallback pace gives rounds.
+        wait_until(lambda: main_rounds(projector) >= 3, 20, "fallback rounds")
+    finally:
+        projector.stop()
+        loop.join(timeout=10)
+    assert not loop.is_alive()
+
+
+def test_a_subscription_made_again_is_followed_by_a_round_at_once(
+    live_db: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(projector_process, "commit_notices", MadeAgain)
+    projector = Projector(poll_seconds=120.0)
+    loop = threading.Thread(target=projector.run, daemon=True)
+    try:
+        loop.start()
+        wait_until(lambda: main_rounds(projector) >= 2, 20, "a round at once")
+    finally:
+        projector.stop()
+        loop.join(timeout=10)
     assert not loop.is_alive()

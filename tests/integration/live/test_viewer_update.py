@@ -16,13 +16,13 @@ from eventstore.reading import read_stream
 from eventstore.records import StoredEvent
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState
-from games.live.rendered_updates import events_since, shared_update
-from games.selectors.visibility import (
-    events_for_viewer,
+from games.selectors.table_updates import (
     notified_update,
-    table_view,
+    update_from_database,
+    update_without_database,
     viewer_update,
 )
+from games.selectors.visibility import events_for_viewer, table_view
 from games.services import read_model
 from games.services.table_state import forget, put_back
 from tests.factories import TableFactory, UserFactory
@@ -110,22 +110,22 @@ def test_connections_of_one_table_share_a_rendering_per_seat(settings: Any) -> N
         update = viewer_update(table_id, viewer, after_version=after)
         return update.version, update.events, update.view
 
-    assert shared_update(table_id, None, after, version) is None
-    first = events_since(table_id, UserFactory(), after)
+    assert update_without_database(table_id, None, after, version) is None
+    first = update_from_database(table_id, UserFactory(), after)
     # Another spectator at that version gets the same rendering; another after does not.
-    assert shared_update(table_id, None, after, version) == first == fresh(None)
-    assert shared_update(table_id, None, after - 1, version) is None
+    assert update_without_database(table_id, None, after, version) == first == fresh(None)
+    assert update_without_database(table_id, None, after - 1, version) is None
     # A seated player never gets the spectators' rendering, nor another seat's.
     for seat in range(4):
-        assert shared_update(table_id, users[seat], after, version) is None
-        mine = events_since(table_id, users[seat], after)
+        assert update_without_database(table_id, users[seat], after, version) is None
+        mine = update_from_database(table_id, users[seat], after)
         assert mine == fresh(users[seat])
         assert mine[2]["your_seat"] == SEATS[seat]
-        again = shared_update(table_id, users[seat], after, version)
+        again = update_without_database(table_id, users[seat], after, version)
         assert again is not None and again[2] is mine[2]
     # A notice of a later version than the one rendered is never answered from it.
     play_moves(table.id, users, random.Random(9), limit=1)
-    assert shared_update(table_id, None, after, version + 1) is None
+    assert update_without_database(table_id, None, after, version + 1) is None
 
 
 @pytest.mark.django_db

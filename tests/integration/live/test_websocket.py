@@ -259,11 +259,9 @@ def test_a_real_client_against_daphne_gets_every_event_once_and_recovers(
     assert_no_hidden_cards(messages, None)
 
 
-def test_a_lost_group_notice_is_repaired_by_the_periodic_resync(
-    live_db: Any, settings: Any
-) -> None:
+def test_a_lost_group_notice_is_repaired_by_the_safety_sweep(live_db: Any, settings: Any) -> None:
 
-    settings.WS_RESYNC_SECONDS = 0.5
+    settings.WS_SAFETY_SWEEP_SECONDS = 0.5
     creator, player = new_user(), new_user()
     seats = {name: {"kind": "human" if name == "south" else "bot"} for name in SEAT_NAMES}
     table_id = str(

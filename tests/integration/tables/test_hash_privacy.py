@@ -39,7 +39,8 @@ from games.domain.streams import table_stream_id
 from games.domain.table import TableState
 from games.engine.cards import card_name
 from games.engine.seats import SEAT_NAMES
-from games.selectors.visibility import events_for_viewer, viewer_update
+from games.selectors.table_updates import viewer_update
+from games.selectors.visibility import events_for_viewer
 from tests.integration.tables.blind_nil import (
     blind_nil_table,
     hand_one_over,

@@ -8,6 +8,7 @@ urlpatterns = [
     path("competitions", views.CompetitionsView.as_view(), name="competitions"),
     path(C, views.CompetitionView.as_view(), name="competition"),
     path(f"{C}/entrants", views.EntrantsView.as_view(), name="competition-entrants"),
+    path(f"{C}/entrants/import", views.EntrantImportView.as_view(), name="competition-import"),
     path(f"{C}/late-entrants", views.LateJoinView.as_view(), name="competition-late-join"),
     path(f"{C}/entrants/<str:entrant_id>/accept", views.AcceptView.as_view()),
     path(f"{C}/entrants/<str:entrant_id>/decline", views.DeclineView.as_view()),

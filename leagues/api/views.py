@@ -31,16 +31,25 @@ from leagues.domain.decisions import (
     ReasonRequest,
     SubstitutionRequest,
 )
+from leagues.domain.entrant_import import MAX_IMPORT_BYTES, ImportRefused
 from leagues.domain.league import LeagueSpec, SeasonRequest
 from leagues.domain.pools import parse_pool
 from leagues.selectors import calendars
 from leagues.selectors import competitions as reads
-from leagues.services import calendar_feeds, competitions, registration, results
+from leagues.services import (
+    calendar_feeds,
+    competitions,
+    entrant_import,
+    registration,
+    results,
+)
 from leagues.services import leagues as league_cmds
 from leagues.services.presence import arrive
 from leagues.services.rounds import pair_next_round
 from leagues.services.tables import start_round
+from services.api.errors import ApiProblem
 from services.api.etags import conditional_read
+from services.api.parsers import CsvParser, SafeJSONParser
 from services.api.schema import PROBLEM
 from services.api.throttles import LeaguesWriteThrottle, WhatIfThrottle
 
@@ -654,3 +663,52 @@ class CalendarFeedView(CalendarView):
         if player is None:
             raise LeagueError("unknown_calendar", "There is no such calendar address.")
         return _ics(calendars.player_calendar(player, _origin(request)), "my-rounds.ics")
+
+
+@extend_schema_view(
+    post=extend_schema(
+        tags=["leagues"],
+        operation_id="competition_entrants_import",
+        description='Register entrants from a CSV file (`text/csv`, or JSON `{"csv"}`): '
+        "every line is checked first; one refused line and nothing is written (400 "
+        "`invalid_lines`, each line with its reason). Each entrant's players are invited "
+        "and accept as for a registration.",
+        request={
+            "text/csv": OpenApiTypes.STR,
+            "application/json": bodies.EntrantImportSerializer,
+        },
+        responses={
+            201: bodies.EntrantImportResultSerializer,
+            400: bodies.EntrantImportRefusalSerializer,
+            **{k: v for k, v in WRITE_ERRORS.items() if k != 400},
+        },
+    )
+)
+class EntrantImportView(LeaguesView):
+    parser_classes = [SafeJSONParser, CsvParser]
+    max_upload_bytes = MAX_IMPORT_BYTES
+
+    def post(self, request: Request, competition_id: str) -> Response:
+        data: Any = request.data
+        if isinstance(data, bytes) or request.content_type.startswith("text/csv"):
+            raw = data if isinstance(data, bytes) else b""  # DRF reads no empty body
+        else:
+            body = bodies.EntrantImportSerializer(data=data)
+            if not body.is_valid():
+                raise LeagueError(
+                    "invalid",
+                    f'Send the file as text/csv, or JSON {{"csv": text of at most '
+                    f"{MAX_IMPORT_BYTES // 1024} KiB}}.",
+                )
+            raw = body.validated_data["csv"].encode("utf-8", "surrogatepass")
+        try:
+            state, imported = entrant_import.import_entrants(request.user, competition_id, raw)
+        except ImportRefused as refused:
+            raise ApiProblem(
+                status_code=400,
+                code=refused.code,
+                message=refused.message,
+                lines=[r.as_dict() for r in refused.refusals],
+            ) from None
+        body_out = {"imported": imported, "competition": reads.overview(state.competition_id)}
+        return Response(body_out, status=201)

@@ -10,8 +10,28 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from accounts.deletion import PSEUDONYM_PREFIX, is_pseudonym
+from games.engine.seats import SEAT_NAMES
+from games.selectors.invitations import invitation_is_open
 from services.api.errors import ApiProblem
 from services.api.serializers import StrictSerializer
+
+
+class SignUpInvitationSerializer(StrictSerializer):
+    """The invitation a new player arrives with: a seat kept for them at a friend's table
+    (the invite link's ``join``, ``seat`` and ``#invite=`` secret)."""
+
+    table = serializers.UUIDField()
+    seat = serializers.ChoiceField(choices=list(SEAT_NAMES))
+    secret = serializers.CharField(max_length=128, trim_whitespace=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not invitation_is_open(attrs["table"], attrs["seat"], attrs["secret"]):
+            raise serializers.ValidationError(
+                "This invitation is not open any more (revoked, or its seat is taken); "
+                "sign up without it.",
+                code="invitation_closed",
+            )
+        return attrs
 
 
 class RegistrationSerializer(StrictSerializer):
@@ -24,6 +44,7 @@ class RegistrationSerializer(StrictSerializer):
         max_length=128, write_only=True, trim_whitespace=False, style={"input_type": "password"}
     )
     email = serializers.EmailField(required=False, allow_blank=True, default="")
+    invitation = SignUpInvitationSerializer(required=False)
 
     def validate_username(self, value: str) -> str:
         if is_pseudonym(value):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import logout
 from django.http import StreamingHttpResponse
 from django.utils import timezone
@@ -11,6 +13,7 @@ from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts.deletion import AccountInPlay, delete_account
@@ -30,10 +33,12 @@ from accounts.serializers import (
 )
 from accounts.streaming import streamed
 from accounts.tokens import revoke_token
+from games.selectors.invitations import invitation_is_open
 from services.api.errors import ApiProblem, ProblemHandlingMixin
 from services.api.schema import PROBLEM
 from services.api.throttles import (
     AccountThrottle,
+    InvitedRegistrationThrottle,
     LoginAddressThrottle,
     LoginThrottle,
     PasswordResetThrottle,
@@ -55,6 +60,19 @@ class RegisterView(ProblemHandlingMixin, APIView):
     authentication_classes: list[type] = []
     throttle_classes = [RegistrationThrottle]
 
+    def get_throttles(self) -> list[BaseThrottle]:
+        # An open invitation moves the sign-up to its own, larger per-address count: a club
+        # signing its invited players up from one network is not stopped at the plain
+        # limit. Checked before the body is validated (throttles run first); a bad
+        # invitation counts as a plain sign-up and is refused by the serializer.
+        data: Any = self.request.data
+        invitation = data.get("invitation") if isinstance(data, dict) else None
+        if isinstance(invitation, dict) and invitation_is_open(
+            invitation.get("table"), invitation.get("seat"), invitation.get("secret")
+        ):
+            return [InvitedRegistrationThrottle()]
+        return [RegistrationThrottle()]
+
     @extend_schema(
         operation_id="auth_register",
         request=RegistrationSerializer,
@@ -64,7 +82,8 @@ class RegisterView(ProblemHandlingMixin, APIView):
     def post(self, request: Request) -> Response:
         serializer = RegistrationSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        registration = register_player(**serializer.validated_data)
+        fields = {k: v for k, v in serializer.validated_data.items() if k != "invitation"}
+        registration = register_player(**fields)
         body = {"token": registration.token, "user": UserSerializer(registration.user).data}
         return Response(body, status=status.HTTP_201_CREATED)
 

@@ -3,6 +3,7 @@ beside them (pairing seeds until a round closes); the events are the record."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 
@@ -146,3 +147,18 @@ class RatingChange(models.Model):
         indexes = [
             models.Index(fields=["pool", "player", "position"], name="leagues_rating_history")
         ]
+
+
+class CalendarFeed(models.Model):
+    """A player's secret calendar address (``/api/calendar/<secret>.ics``), for calendar
+    apps that subscribe without a token. Only the secret's SHA-256 digest is kept: the
+    secret is shown once, when issued; issuing again replaces it, revoking deletes it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"calendar feed of user {self.user_id}"

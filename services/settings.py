@@ -334,14 +334,33 @@ warnings.filterwarnings("ignore", message="No directory at: .*staticfiles")
 # new one); POST /api/auth/logout revokes the caller's token at once.
 API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30, low=1, high=3650)
 
+# Sign-ups per client address and hour. A club signing its players up from one network
+# shares one address, hence a setting; bounded so a typo cannot switch the limit off.
+REGISTRATIONS_PER_ADDRESS_PER_HOUR = env_int(
+    "REGISTRATIONS_PER_ADDRESS_PER_HOUR", 20, low=1, high=10_000
+)
+# Sign-ups that bring an open invitation (docs/api.md "Register") are exempt from the limit
+# above, but anyone may create a table with a kept seat, so they have a larger limit of
+# their own rather than none.
+INVITED_REGISTRATIONS_PER_ADDRESS_PER_HOUR = env_int(
+    "INVITED_REGISTRATIONS_PER_ADDRESS_PER_HOUR", 200, low=1, high=100_000
+)
+if os.environ.get("THROTTLE_REGISTER"):
+    raise ImproperlyConfigured(
+        "THROTTLE_REGISTER was replaced by REGISTRATIONS_PER_ADDRESS_PER_HOUR, a whole number "
+        "of sign-ups per client address and hour (docs/operations.md); unset it."
+    )
+
 # Request rates per scope (docs/api.md, "Rate limits"): "N/s", "N/min", "N/hour" or
 # "N/day". Over a limit the API answers 429 {"code": "throttled", ...} with Retry-After.
 THROTTLE_RATES = {
     # POST /api/auth/token: per username and client address, and per address.
     "auth": env_str("THROTTLE_AUTH", "10/min"),
     "auth_ip": env_str("THROTTLE_AUTH_IP", "60/min"),
-    # POST /api/auth/register: per client address.
-    "register": env_str("THROTTLE_REGISTER", "20/hour"),
+    # POST /api/auth/register: per client address (REGISTRATIONS_PER_ADDRESS_PER_HOUR);
+    # a sign-up with an open invitation counts in "register_invited" instead.
+    "register": f"{REGISTRATIONS_PER_ADDRESS_PER_HOUR}/hour",
+    "register_invited": f"{INVITED_REGISTRATIONS_PER_ADDRESS_PER_HOUR}/hour",
     # Table commands (bid, play, ...) per user; bots move inside the worker, not over HTTP.
     "commands": env_str("THROTTLE_COMMANDS", "240/min"),
     # Every leagues write (competitions, entrants, rounds, results, leagues) per user, or

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from games.domain.table import LOBBY
+from games.domain.table import LOBBY, invitation_matches
 from games.engine.seats import SEAT_NAMES
 from games.models import SeatInvitation
 from games.services.errors import CommandRejected
@@ -62,3 +62,25 @@ def seat_invitations(table_id: object, viewer: Any) -> dict[str, Any]:
             }
         )
     return {"table_id": str(table_uuid), "invitations": rows}
+
+
+def invitation_is_open(table_id: object, seat_name: object, secret: object) -> bool:
+    """Whether ``secret`` is the live invitation to the kept seat ``seat_name`` of a table
+    still in the lobby, with nobody sat down in it yet (a sign-up that brings it is exempt
+    from the plain sign-up limit). Anything malformed or unknown is simply not open."""
+    if not isinstance(seat_name, str) or seat_name not in SEAT_NAMES:
+        return False
+    if not isinstance(secret, str) or not 0 < len(secret) <= 128:
+        return False
+    try:
+        table_uuid = parse_table_id(table_id)
+        seat = SEAT_NAMES.index(seat_name)
+        with reading_state(table_uuid) as state:
+            return (
+                state.status == LOBBY
+                and state.reserved[seat]
+                and state.players[seat] is None
+                and invitation_matches(state, seat, secret)
+            )
+    except CommandRejected:
+        return False

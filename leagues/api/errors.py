@@ -31,6 +31,7 @@ NOT_FOUND = {
     "unknown_proposal",
     "unknown_player",
     "unknown_league",
+    "unknown_calendar",
     "not_in_competition",
 }
 CONFLICT = {

@@ -38,6 +38,7 @@ from leagues.domain.decisions.competition import (
     MAX_ROUND_STARTS,
 )
 from leagues.domain.decisions.results import FORFEIT_SIDES
+from leagues.domain.entrant_import import MAX_IMPORT_BYTES
 from leagues.domain.league import (
     MAX_DIVISION_NAME,
     MAX_DIVISIONS,
@@ -312,3 +313,31 @@ class SeasonRequestSerializer(RequestSerializer):
         required=False, help_text="A competition's settings (POST /api/competitions)."
     )
     promote = PromotionSerializer(required=False)
+
+
+class EntrantImportSerializer(serializers.Serializer[Any]):
+    """An organiser's CSV of entrants (or send the file itself as ``text/csv``): a header
+    naming ``player1``, ``player2`` and optionally ``name`` and ``reserve``, then one
+    entrant a line (usernames), at most 256 lines and 64 KiB."""
+
+    csv = serializers.CharField(
+        max_length=MAX_IMPORT_BYTES, trim_whitespace=False, help_text="The file's text."
+    )
+
+
+class LineRefusalSerializer(serializers.Serializer[Any]):
+    line = serializers.IntegerField(help_text="The line of the file (the header is 1).")
+    reason = serializers.CharField()
+
+
+class EntrantImportRefusalSerializer(serializers.Serializer[Any]):
+    """400 ``invalid_lines``: nothing was imported; each refused line and why."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()
+    lines = LineRefusalSerializer(many=True)
+
+
+class EntrantImportResultSerializer(serializers.Serializer[Any]):
+    imported = serializers.IntegerField(help_text="Entrants registered (each one invited).")
+    competition = serializers.DictField(help_text="The competition's overview after it.")

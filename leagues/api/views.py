@@ -31,15 +31,25 @@ from leagues.domain.decisions import (
     ReasonRequest,
     SubstitutionRequest,
 )
+from leagues.domain.entrant_import import MAX_IMPORT_BYTES, ImportRefused
 from leagues.domain.league import LeagueSpec, SeasonRequest
 from leagues.domain.pools import parse_pool
+from leagues.selectors import calendars
 from leagues.selectors import competitions as reads
-from leagues.services import competitions, registration, results
+from leagues.services import (
+    calendar_feeds,
+    competitions,
+    entrant_import,
+    registration,
+    results,
+)
 from leagues.services import leagues as league_cmds
 from leagues.services.presence import arrive
 from leagues.services.rounds import pair_next_round
 from leagues.services.tables import start_round
+from services.api.errors import ApiProblem
 from services.api.etags import conditional_read
+from services.api.parsers import CsvParser, SafeJSONParser
 from services.api.schema import PROBLEM
 from services.api.throttles import LeaguesWriteThrottle, WhatIfThrottle
 
@@ -534,3 +544,171 @@ class SeasonsView(CommandView):
 
     def render(self, outcome: Any, **path: Any) -> Any:
         return outcome
+
+
+ICS_TYPE = "text/calendar; charset=utf-8"
+
+
+def _ics(text: bytes, filename: str) -> HttpResponse:
+    return HttpResponse(
+        text,
+        content_type=ICS_TYPE,
+        headers={
+            "Content-Disposition": f'inline; filename="{filename}"',
+            # A calendar app polls the address; the rounds change when the organiser edits.
+            "Cache-Control": "private, max-age=300",
+        },
+    )
+
+
+def _origin(request: Request) -> str:
+    return f"{request.scheme}://{request.get_host()}"
+
+
+class CalendarView(LeaguesView):
+    """An ``.ics`` answer: calendar apps ask for ``text/calendar``, which no DRF renderer
+    offers; the body is an HttpResponse anyway, so negotiation settles on JSON, for the
+    problems (404, 401) only."""
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        return super().perform_content_negotiation(request, force=True)
+
+
+CALENDAR_ANSWER = {(200, "text/calendar"): OpenApiTypes.BINARY}
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["leagues"],
+        operation_id="competition_calendar",
+        description="The competition's round starts as an iCalendar file (one event per "
+        "round with a start time; its UID stays the same when the time moves).",
+        responses={**CALENDAR_ANSWER, **READ_ERRORS},
+    )
+)
+class CompetitionCalendarView(CalendarView):
+    def get(self, request: Request, competition_id: str) -> HttpResponse:
+        filename, text = calendars.competition_calendar(competition_id, _origin(request))
+        return _ics(text, filename)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["leagues"],
+        operation_id="my_calendar",
+        description="The round starts of every unfinished competition you are in, as an "
+        "iCalendar file (sign in: the API token).",
+        responses={**CALENDAR_ANSWER, 401: PROBLEM},
+    )
+)
+class MyCalendarView(CalendarView):
+    def get(self, request: Request) -> HttpResponse:
+        if not request.user.is_authenticated:
+            raise LeagueError("not_signed_in", "Sign in to see your calendar.")
+        return _ics(
+            calendars.player_calendar(str(request.user.pk), _origin(request)), "my-rounds.ics"
+        )
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["leagues"],
+        operation_id="my_calendar_feed_status",
+        description="Whether you have a secret calendar address (its secret is never shown again).",
+        responses={200: OpenApiTypes.OBJECT, 401: PROBLEM},
+    ),
+    post=extend_schema(
+        tags=["leagues"],
+        operation_id="my_calendar_feed_issue",
+        description="A new secret calendar address for calendar apps that subscribe "
+        "without a token; shown once; the old one stops working.",
+        request=None,
+        responses={201: OpenApiTypes.OBJECT, 401: PROBLEM, 429: PROBLEM},
+    ),
+    delete=extend_schema(
+        tags=["leagues"],
+        operation_id="my_calendar_feed_revoke",
+        description="Your secret calendar address stops working.",
+        responses={204: None, 401: PROBLEM},
+    ),
+)
+class MyCalendarFeedView(LeaguesView):
+    def get(self, request: Request) -> Response:
+        return Response({"active": calendar_feeds.has_feed(request.user)})
+
+    def post(self, request: Request) -> Response:
+        secret = calendar_feeds.issue_feed(request.user)
+        path = f"/api/calendar/{secret}.ics"
+        body = {"secret": secret, "path": path, "url": f"{_origin(request)}{path}"}
+        return Response(body, status=201, headers={"Cache-Control": "no-store"})
+
+    def delete(self, request: Request) -> Response:
+        calendar_feeds.revoke_feed(request.user)
+        return Response(status=204)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["leagues"],
+        operation_id="calendar_feed",
+        description="A player's round starts by their secret calendar address (no token).",
+        responses={**CALENDAR_ANSWER, 404: PROBLEM},
+    )
+)
+class CalendarFeedView(CalendarView):
+    authentication_classes: list[type] = []
+
+    def get(self, request: Request, secret: str) -> HttpResponse:
+        player = calendar_feeds.feed_owner(secret)
+        if player is None:
+            raise LeagueError("unknown_calendar", "There is no such calendar address.")
+        return _ics(calendars.player_calendar(player, _origin(request)), "my-rounds.ics")
+
+
+@extend_schema_view(
+    post=extend_schema(
+        tags=["leagues"],
+        operation_id="competition_entrants_import",
+        description='Register entrants from a CSV file (`text/csv`, or JSON `{"csv"}`): '
+        "every line is checked first; one refused line and nothing is written (400 "
+        "`invalid_lines`, each line with its reason). Each entrant's players are invited "
+        "and accept as for a registration.",
+        request={
+            "text/csv": OpenApiTypes.STR,
+            "application/json": bodies.EntrantImportSerializer,
+        },
+        responses={
+            201: bodies.EntrantImportResultSerializer,
+            400: bodies.EntrantImportRefusalSerializer,
+            **{k: v for k, v in WRITE_ERRORS.items() if k != 400},
+        },
+    )
+)
+class EntrantImportView(LeaguesView):
+    parser_classes = [SafeJSONParser, CsvParser]
+    max_upload_bytes = MAX_IMPORT_BYTES
+
+    def post(self, request: Request, competition_id: str) -> Response:
+        data: Any = request.data
+        if isinstance(data, bytes) or request.content_type.startswith("text/csv"):
+            raw = data if isinstance(data, bytes) else b""  # DRF reads no empty body
+        else:
+            body = bodies.EntrantImportSerializer(data=data)
+            if not body.is_valid():
+                raise LeagueError(
+                    "invalid",
+                    f'Send the file as text/csv, or JSON {{"csv": text of at most '
+                    f"{MAX_IMPORT_BYTES // 1024} KiB}}.",
+                )
+            raw = body.validated_data["csv"].encode("utf-8", "surrogatepass")
+        try:
+            state, imported = entrant_import.import_entrants(request.user, competition_id, raw)
+        except ImportRefused as refused:
+            raise ApiProblem(
+                status_code=400,
+                code=refused.code,
+                message=refused.message,
+                lines=[r.as_dict() for r in refused.refusals],
+            ) from None
+        body_out = {"imported": imported, "competition": reads.overview(state.competition_id)}
+        return Response(body_out, status=201)

@@ -102,16 +102,17 @@ def entrants_of(state: CompetitionState) -> int:
     return len(state.entrants) + len(state.invitations)
 
 
-def check_new_entrant(state: CompetitionState) -> None:
-    """Refuse one more entrant in ``state``'s competition (call in the appending
+def check_new_entrant(state: CompetitionState, count: int = 1) -> None:
+    """Refuse ``count`` more entrants in ``state``'s competition (call in the appending
     transaction, after the competition's own refusals)."""
     held = entrants_of(state)
+    adding = "" if count == 1 else f"; {count} more would pass it"
     most = settings.SPADES_MAX_ENTRANTS_PER_COMPETITION
-    if held >= most:
+    if held + count > most:
         raise LeagueError(
             "too_many_entrants",
             f"This competition has {held} entrants (entered or invited), the most one "
-            f"competition may have ({most}).",
+            f"competition may have ({most}){adding}.",
         )
     creator = creator_of(state)
     _lock(creator)
@@ -123,11 +124,11 @@ def check_new_entrant(state: CompetitionState) -> None:
         or 0
     )
     most = settings.SPADES_MAX_ENTRANTS_PER_ORGANISER
-    if others + held >= most:
+    if others + held + count > most:
         raise LeagueError(
             "too_many_entrants",
             f"The unfinished competitions of this competition's creator have {others + held} "
-            f"entrants (entered or invited), the most one organiser may have ({most}).",
+            f"entrants (entered or invited), the most one organiser may have ({most}){adding}.",
         )
 
 

@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from django.conf import settings
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import BaseParser, JSONParser
 
 if TYPE_CHECKING:
     from _typeshed import SupportsRead
@@ -107,3 +107,21 @@ class SafeJSONParser(JSONParser):
             return loads_safely(codecs.getreader(encoding)(stream))
         except ValueError as error:
             raise ParseError(f"JSON parse error - {error}") from None
+
+
+class CsvParser(BaseParser):
+    """``text/csv``: the body's bytes, unread beyond ``max_bytes`` + 1 (the view that
+    takes a file says how large; it refuses a longer one with its own message)."""
+
+    media_type = "text/csv"
+    max_bytes = 1024 * 1024
+
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: dict[str, Any] | None = None,
+    ) -> Any:
+        view = (parser_context or {}).get("view")
+        limit = int(getattr(view, "max_upload_bytes", self.max_bytes))
+        return stream.read(limit + 1) if stream is not None else b""

@@ -108,6 +108,14 @@ class RegistrationThrottle(ClientAddressThrottle):
     scope = "register"
 
 
+class InvitedRegistrationThrottle(ClientAddressThrottle):
+    """``POST /api/auth/register`` with an open invitation: per client address, in a count
+    (and a larger limit) of its own, so a club's invited players signing up from one
+    network are not stopped by the plain sign-up limit."""
+
+    scope = "register_invited"
+
+
 class CommandThrottle(RedisRateThrottle):
     """Table commands: per user (anonymous callers are refused before they count)."""
 

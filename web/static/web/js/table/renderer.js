@@ -188,9 +188,18 @@ export class TableRenderer {
     const [key, target] = turn;
     if (key === this.turnKey) return;
     this.turnKey = key;
-    if (!this.mayTakeFocus()) return;
+    if (!this.mayTakeFocus() || this.alreadyOnAnAction(target)) return;
     target.focus({ preventScroll: !this.offScreen(target) });
     this.autoBid = target.dataset.bid || null;
+  }
+
+  /** The focus is already on something the player may act on now, in the same group as
+   * ``target`` (another playable card, another bid): it stays where the player put it. */
+  alreadyOnAnAction(target) {
+    const active = document.activeElement;
+    if (!active || active === target || active.parentElement !== target.parentElement) return false;
+    if (active.disabled || active.getAttribute("aria-disabled") === "true") return false;
+    return active.classList.contains("card") ? active.classList.contains("playable") || !target.classList.contains("playable") : true;
   }
 
   mayTakeFocus() {

@@ -22,6 +22,7 @@ from services.testing.processes import (
     ManagedProcess,
     database_env,
     free_port,
+    log_contains,
     web_process,
     worker_process,
 )
@@ -101,12 +102,19 @@ def server(e2e_db: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
     port = free_port()
     worker = worker_process(env, logs, name="e2e-worker")
     web = web_process(env, logs, port, name="e2e-web")
+    # As bin/run runs it: the standings a competition page follows are the projector's,
+    # pushed when it catches up (woken by the commit notices; nothing polls).
+    projector = ManagedProcess(
+        "e2e-projector", "services.projector", [], env, logs, log_contains("projector started")
+    )
     try:
         worker.start(timeout=60)
+        projector.start(timeout=60)
         web.start(timeout=60)
         yield Server(f"http://127.0.0.1:{port}", web, worker, mail_dir)
     finally:
         web.stop()
+        projector.stop()
         worker.stop()
 
 

@@ -23,7 +23,9 @@ RING = """(card) => {
 }"""
 
 
-PLAYABLE = "() => [...document.querySelectorAll('#hand button.card.playable')].map(b => b.dataset.card)"
+PLAYABLE = (
+    "() => [...document.querySelectorAll('#hand button.card.playable')].map(b => b.dataset.card)"
+)
 
 
 @BOTH_SCREENS

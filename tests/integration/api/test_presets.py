@@ -111,7 +111,7 @@ def test_bad_presets_are_refused_and_nothing_is_saved(
     assert RulePreset.objects.count() == before
 
 
-def test_bad_edit_is_refused_with_the_engines_sentence(admin_client: APIClient) -> None:
+def test_bad_edit_is_refused_with_the_engines_sentence_in_words(admin_client: APIClient) -> None:
     before = RulePreset.objects.count()
 
     response = admin_client.put(
@@ -120,7 +120,10 @@ def test_bad_edit_is_refused_with_the_engines_sentence(admin_client: APIClient) 
 
     assert response.status_code == 400
     assert response.json()["code"] == "bad_rules"
-    assert "set_penalty" in response.json()["message"]
+    # The engine's sentence, its field named as a person would (games.engine.rule_words).
+    message = response.json()["message"]
+    assert message.startswith("Set penalty must be 'minus_bid'"), message
+    assert "not 'maybe'" in message and "set_penalty" not in message
     assert RulePreset.objects.count() == before
 
 

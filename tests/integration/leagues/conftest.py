@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -28,9 +29,23 @@ def event_count() -> int:
     return Event.objects.count()
 
 
+@contextmanager
+def tampered_last_pairing(cid: str) -> Iterator[None]:
+    """The last RoundPaired rewritten inside the block (see :func:`tamper_last_pairing`),
+    and swapped back after it: the test database outlives a transactional test (events
+    are append-only, so no flush removes them), and the backup drill
+    (tests/integration/test_backup_restore.py) verifies every stream in it."""
+    tamper_last_pairing(cid)
+    try:
+        yield
+    finally:
+        tamper_last_pairing(cid)
+
+
 def tamper_last_pairing(cid: str) -> None:
     """Rewrite the last RoundPaired as the database owner, the append-only trigger off
-    (North-South and East-West of its first match swapped): what verify_pairings catches."""
+    (North-South and East-West of its first match swapped): what verify_pairings catches.
+    Swapping is its own inverse: a second call restores the event."""
     with connection.cursor() as cursor:
         cursor.execute("ALTER TABLE eventstore_event DISABLE TRIGGER eventstore_event_append_only")
         try:

@@ -33,6 +33,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
             "Target score must be at most 10,000",
         ),
         (
+            # The create page reads the stage and the field from this sentence
+            # (competitions/settings.js stageRefusal) to mark the field.
+            {"name": "Club", "stages": [{"kind": "swiss", "rounds": 65}]},
+            "invalid",
+            "Stage 1 rounds is a whole number from 0 to 64.",
+        ),
+        (
             {"name": "Club", "bots_for_no_shows": "yes"},
             "invalid",
             "Computer players for no-shows is true or false.",

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from games.engine.rule_words import in_words
 from games.live.sockets import LiveSocket, in_thread_pool
 from leagues.core.errors import LeagueError
 from leagues.projections import group_name
@@ -56,7 +57,7 @@ class CompetitionConsumer(LiveSocket):
         try:
             competition_id = parse_id(self.scope["url_route"]["kwargs"]["competition_id"])
         except LeagueError as error:
-            await self.refuse(error.code, error.message, CLOSE_NOT_FOUND)
+            await self.refuse(error.code, in_words(error.message), CLOSE_NOT_FOUND)
             return False
         # Join before reading, so no change falls between the read and the join.
         await self.join(group_name(competition_id))

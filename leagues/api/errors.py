@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework.response import Response
 
 from games.api.errors import problem_for
+from games.engine.rule_words import in_words
 from leagues.core.errors import LeagueError
 from services.api.errors import ApiProblem, ProblemHandlingMixin
 
@@ -78,7 +79,10 @@ def status_of(error: LeagueError) -> int:
 class LeagueErrorsMixin(ProblemHandlingMixin):
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, LeagueError):
-            exc = ApiProblem(status_code=status_of(exc), code=exc.code, message=exc.message)
+            # Pages show the message to organisers and players: in words, not field names.
+            exc = ApiProblem(
+                status_code=status_of(exc), code=exc.code, message=in_words(exc.message)
+            )
         else:
             exc = problem_for(exc) or exc
         return super().handle_exception(exc)  # type: ignore[misc]

@@ -160,9 +160,10 @@ STAGES = """async () => {
     rising: f.stageProblems(stages([{ kind: "swiss", rounds: "3", advance: "4" },
       { kind: "round_robin", advance: "4" }, { kind: "knockout" }])),
     none: f.stageProblems([]),
-    refusals: [f.stageRefusal("stage 2 rounds is a whole number from 0 to 64."),
-               f.stageRefusal("stage 1: a knockout can only be the last stage."),
-               f.stageRefusal("name is 1 to 200 characters.")],
+    // As the leagues API says them (in words, capitalised).
+    refusals: [f.stageRefusal("Stage 2 rounds is a whole number from 0 to 64."),
+               f.stageRefusal("Stage 1: a knockout can only be the last stage."),
+               f.stageRefusal("Name is a name of 1 to 200 characters.")],
   };
 }"""
 

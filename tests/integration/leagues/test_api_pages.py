@@ -367,20 +367,23 @@ def test_a_body_missing_a_field_is_a_400_naming_it(organiser: Any, swiss: Any) -
     base = f"/api/competitions/{cid}"
     before = written_rows()
     for url, named in (
-        (f"{base}/entrants", "entrant_id is required"),
-        (f"{base}/late-entrants", "entrant_id is required"),
-        (f"{base}/entrants/e1/substitute", "player_in (a user id) or username_in is required"),
-        (f"{base}/partnerships", "partner is required"),
-        (f"{base}/rounds/1/results", "board is required"),
-        (f"{base}/results/r1-b1/correct", "reason is required"),
-        ("/api/competitions", "name is a name"),
-        ("/api/leagues", "name is a name"),
-        (f"/api/leagues/{league}/seasons", "season is a name"),
+        (f"{base}/entrants", "Entrant id is required"),
+        (f"{base}/late-entrants", "Entrant id is required"),
+        (
+            f"{base}/entrants/e1/substitute",
+            "Incoming player (a user id) or incoming player's username is required",
+        ),
+        (f"{base}/partnerships", "Partner is required"),
+        (f"{base}/rounds/1/results", "Board is required"),
+        (f"{base}/results/r1-b1/correct", "Reason is required"),
+        ("/api/competitions", "Name is a name"),
+        ("/api/leagues", "Name is a name"),
+        (f"/api/leagues/{league}/seasons", "Season is a name"),
     ):
         response = api.post(url, {}, format="json")
         assert response.status_code == 400, (url, response.content)
         assert named in response.json()["message"], (url, response.json())
     response = api.post(f"{base}/entrants", {"entrant_id": "x"}, format="json")
     assert response.status_code == 400
-    assert "players (two user ids) or usernames" in response.json()["message"]
+    assert "Players (two user ids) or usernames" in response.json()["message"]
     assert written_rows() == before

@@ -39,3 +39,29 @@ def test_the_known_fields_stay_as_a_program_sends_them() -> None:
 
     text = in_words(str(refused.value))
     assert text.startswith("Unknown rule field: target. Known fields: target_score, lose_score")
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("fixed_hands runs from 1 to 10000.", "Hands per match runs from 1 to 10,000."),
+        (
+            "spectator_delay_tricks is a whole number from 0 to 13.",
+            "Spectators' delay in tricks is a whole number from 0 to 13.",
+        ),
+        (
+            "player_in (a user id) or username_in is required.",
+            "Incoming player (a user id) or incoming player's username is required.",
+        ),
+        ("kind is swiss or round_robin.", "Kind is swiss or round_robin."),
+        ("There is no player called '12345'.", "There is no player called '12345'."),
+        (
+            "Unknown field 'pets'; known: entrant_id, name, players.",
+            "Unknown field 'pets'; known: entrant_id, name, players.",
+        ),
+    ],
+)
+def test_competition_and_league_refusals_in_words(message: str, said: str) -> None:
+    """The same words serve the competitions' and leagues' refusals; values a request
+    sends, quoted values and the list of known fields stay as a program spells them."""
+    assert in_words(message) == said

@@ -57,12 +57,13 @@ export function stageProblems(stages) {
 }
 
 /**
- * The server's refusal of a stage (``stage 2 rounds is a whole number from 0 to 64.``,
- * ``stage 2: a knockout can only be the last stage.``) with the field's label in place
- * of its name: `{stage, field, text}`, or null for any other refusal.
+ * The server's refusal of a stage (``Stage 2 rounds is a whole number from 0 to 64.``,
+ * ``Stage 2: a knockout can only be the last stage.``; the API capitalises its sentences,
+ * games/engine/rule_words.in_words) with the field's label in place of its name:
+ * `{stage, field, text}`, or null for any other refusal.
  */
 export function stageRefusal(message) {
-  const match = /^stage (\d+)(?: (kind|rounds|advance|double|reset))?:? (.*)$/.exec(message || "");
+  const match = /^[Ss]tage (\d+)(?: (kind|rounds|advance|double|reset))?:? (.*)$/.exec(message || "");
   if (!match) return null;
   const [, number, field, rest] = match;
   const label = field ? `${STAGE_FIELD_WORDS[field]} ` : "";

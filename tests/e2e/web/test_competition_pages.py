@@ -380,7 +380,7 @@ def test_the_organiser_creates_enters_results_and_corrects_one(page: Any, orm: N
     page.fill("#correct-ew", "120")
     page.select_option("#correct-winner", "east_west")
     page.click("#correct-submit")
-    expect(page.locator("#correct-error")).to_contain_text("reason")
+    expect(page.locator("#correct-error")).to_have_text("Reason is a text of 1 to 500 characters.")
     page.fill("#correct-reason", "East's tricks were miscounted")
     page.click("#correct-submit")
     expect(page.locator("#correct-panel")).to_be_hidden()

@@ -126,6 +126,18 @@ def load_average() -> float:
 # ---------------------------------------------------------------- processes
 
 
+def platform_env(
+    redis_url: str, run_dir: Path, sockets: int, owner_url: str, app_url: str
+) -> dict[str, str]:
+    """The platform processes' environment on the scratch database, as the app role."""
+    return {
+        **base_env(redis_url, run_dir, sockets),
+        "DATABASE_URL": libpq_to_url(app_url),
+        "DATABASE_OWNER_URL": libpq_to_url(owner_url),
+        "SPADES_DB_ROLE": "app",
+    }
+
+
 def base_env(redis_url: str, run_dir: Path, sockets: int) -> dict[str, str]:
     """What every process of the run shares: bin/run's settings, the scratch Redis, the
     raised per-address limits."""
@@ -553,12 +565,7 @@ def run_platform(
 
     database = str(settings.DATABASES["default"]["NAME"])
     run_dir = ROOT / ".run" / f"bench-capacity-{os.getpid()}"
-    env = {
-        **base_env(redis_url, run_dir, args.max_tables * 2),
-        "DATABASE_URL": libpq_to_url(app_url),
-        "DATABASE_OWNER_URL": libpq_to_url(owner_url),
-        "SPADES_DB_ROLE": "app",
-    }
+    env = platform_env(redis_url, run_dir, args.max_tables * 2, owner_url, app_url)
     processes, ports = platform_processes(args, env, run_dir)
     with running(processes, run_dir, keep=args.keep_db):
         log(f"platform up: web on {ports}, {args.workers} worker(s), projector, scheduler")

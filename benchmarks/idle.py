@@ -28,17 +28,17 @@ from typing import Any
 from benchmarks.capacity import (
     STATS_SETTLE_SECONDS,
     Meters,
-    base_env,
     create_tables,
     database_activity,
     load_average,
+    platform_env,
     platform_processes,
     redis_port,
     running,
     shares,
 )
 from benchmarks.loadgen import Load, SpadesTable, Watcher
-from benchmarks.store import libpq_to_url, scratch_database, setup_django
+from benchmarks.store import scratch_database, setup_django
 
 SOCKETS_PER_TABLE = 6
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,12 +169,7 @@ def main(argv: list[str] | None = None) -> None:
 
         database = str(settings.DATABASES["default"]["NAME"])
         run_dir = ROOT / ".run" / f"bench-idle-{os.getpid()}"
-        env = {
-            **base_env(redis_url, run_dir, max(args.sockets)),
-            "DATABASE_URL": libpq_to_url(app_url),
-            "DATABASE_OWNER_URL": libpq_to_url(owner_url),
-            "SPADES_DB_ROLE": "app",
-        }
+        env = platform_env(redis_url, run_dir, max(args.sockets), owner_url, app_url)
         processes, ports = platform_processes(args, env, run_dir)
         with running(processes, run_dir, keep=args.keep_db):
             meters = Meters(processes, database, redis_port(redis_url))

@@ -71,6 +71,8 @@ def compute_times(views: int) -> list[float]:
 
 def endpoint_times(tables: int, rounds: int) -> tuple[list[float], list[float]]:
     """(warm, cold) ms per request of the suggestion endpoint."""
+    # Imported here: Django is set up by main() (setup_django, on its scratch database)
+    # before this runs; at the module's top these would load models too early.
     from django.contrib.auth import get_user_model
     from django.test import Client
     from rest_framework.authtoken.models import Token

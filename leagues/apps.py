@@ -1,6 +1,8 @@
 from django.apps import AppConfig
 
-# No models behind it (a Signal and a pure constant), so it can load with the registry.
+# No models behind these (a Signal, a registry of due-time rules), so they load with the
+# registry.
+from games.live.due import register_rule
 from games.live.presence import seated_player_connected
 
 
@@ -9,12 +11,11 @@ class LeaguesConfig(AppConfig):
     name = "leagues"
 
     def ready(self) -> None:
-        # Imported here, not at the top: the projections and the receivers (through
-        # leagues.services.presence) import models, which cannot load while the app
-        # registry is being filled.
+        # Imported here, not at the top: the projections, the receivers (through
+        # leagues.services.presence), both quota modules and the tasks import models, which
+        # cannot load while the app registry is being filled.
         # Standings, table results and ratings follow the event log (projector process).
         from eventstore.subscriptions import register_projection
-        from games.live.due import register_rule
         from games.services.quotas import bot_tables_elsewhere
         from leagues.projections import match_results, official_standings, player_ratings
         from leagues.receivers import on_seated_player_connected

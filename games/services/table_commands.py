@@ -164,6 +164,20 @@ class _InvitationCommand(SeatCommand):
     to revoke) is written beside the event, in its transaction, while the stream keeps
     only the secret's digest."""
 
+    def _run_with_new_secret(
+        self, actor: Actor, expected_version: object, command_id: object, decide: Any
+    ) -> CommandResult:
+        """Run ``decide(state, who, seat, digest)`` with a fresh secret, kept if it passes."""
+        secret = secrets.token_urlsafe(INVITATION_BYTES)
+        digest = invitation_digest(secret)
+        return self._run_with_secret(
+            actor,
+            expected_version,
+            command_id,
+            lambda state, who, seat: decide(state, who, seat, digest),
+            secret,
+        )
+
     def _run_with_secret(
         self,
         actor: Actor,
@@ -202,14 +216,8 @@ class ReserveSeat(_InvitationCommand):
     name: ClassVar[str] = "reserve_seat"
 
     def run(self, actor: Actor, expected_version: object, command_id: object) -> CommandResult:
-        secret = secrets.token_urlsafe(INVITATION_BYTES)
-        digest = invitation_digest(secret)
-        return self._run_with_secret(
-            actor,
-            expected_version,
-            command_id,
-            lambda state, who, seat: decisions.decide_reserve_seat(state, who, seat, digest),
-            secret,
+        return self._run_with_new_secret(
+            actor, expected_version, command_id, decisions.decide_reserve_seat
         )
 
 
@@ -220,14 +228,8 @@ class ReissueInvitation(_InvitationCommand):
     name: ClassVar[str] = "reissue_invitation"
 
     def run(self, actor: Actor, expected_version: object, command_id: object) -> CommandResult:
-        secret = secrets.token_urlsafe(INVITATION_BYTES)
-        digest = invitation_digest(secret)
-        return self._run_with_secret(
-            actor,
-            expected_version,
-            command_id,
-            lambda state, who, seat: decisions.decide_reissue_invitation(state, who, seat, digest),
-            secret,
+        return self._run_with_new_secret(
+            actor, expected_version, command_id, decisions.decide_reissue_invitation
         )
 
 

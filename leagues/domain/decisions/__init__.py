@@ -10,11 +10,19 @@ arguments, so the rules are testable without a clock. One module per concept:
 - :mod:`.registration`: register, invite, accept, decline, leave, propose, confirm,
   withdraw, late join, substitute, check in;
 - :mod:`.rounds`: pair, start, arrive, no-show;
-- :mod:`.results`: result, confirm, forfeit, correct, advance, finish.
+- :mod:`.results`: result, confirm, forfeit, correct, advance, finish;
+- :mod:`.pairing_control`: forbidden pairs, a round's pairing overridden.
 """
 
 from .competition import CompetitionSpec, decide_create
 from .guards import known_entrant, paired_round, require, require_organiser
+from .pairing_control import (
+    ForbiddenPairRequest,
+    OverrideRequest,
+    decide_allow,
+    decide_forbid,
+    decide_override,
+)
 from .registration import (
     EntrantRequest,
     ProposalRequest,
@@ -59,7 +67,9 @@ __all__ = [
     "CompetitionSpec",
     "CorrectionRequest",
     "EntrantRequest",
+    "ForbiddenPairRequest",
     "ForfeitRequest",
+    "OverrideRequest",
     "PairRequest",
     "ProposalRequest",
     "ReasonRequest",
@@ -68,6 +78,7 @@ __all__ = [
     "board_of_player",
     "decide_accept",
     "decide_advance",
+    "decide_allow",
     "decide_arrive",
     "decide_check_in",
     "decide_confirm",
@@ -76,10 +87,12 @@ __all__ = [
     "decide_create",
     "decide_decline",
     "decide_finish",
+    "decide_forbid",
     "decide_forfeit",
     "decide_late_join",
     "decide_leave",
     "decide_no_show",
+    "decide_override",
     "decide_pair",
     "decide_propose",
     "decide_register",

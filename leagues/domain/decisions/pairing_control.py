@@ -173,15 +173,15 @@ def check_override(state: CompetitionState, number: int, request: OverrideReques
     named = [side for match in request.matches for side in match] + list(request.byes)
     for entrant in named:
         if entrant not in state.entrants:
-            raise p.refuse("unknown_entrant", f"{entrant!r} is not an entrant of this competition.")
+            raise p.refuse("unknown_entrant", f"Entrant {entrant!r} is not in this competition.")
         if entrant not in playing:
             raise p.refuse(
                 "not_in_round",
-                f"{entrant!r} is not in round {number} (withdrawn, or not entered for it).",
+                f"Entrant {entrant!r} is not in round {number} (withdrawn, or not entered for it).",
             )
         if entrant in seen:
             raise p.refuse(
-                "entrant_twice", f"{entrant!r} is named twice: each entrant plays once a round."
+                "entrant_twice", f"Entrant {entrant!r} is named twice: each plays once a round."
             )
         seen.add(entrant)
     missing = sorted(playing - seen)

@@ -267,7 +267,7 @@ def pairings(competition_id: object) -> list[dict[str, Any]]:
                 "forbidden_meetings": [
                     list(pair)
                     for pair in forbidden_meetings(
-                        paired.pairing, paired.input.get("forbidden", [])
+                        paired.pairing, state.forbidden_at.get(paired.number, ())
                     )
                 ],
                 "manual": manual_of(state, paired.number),

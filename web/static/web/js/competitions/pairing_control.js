@@ -62,7 +62,7 @@ function drawForbidden(pairs) {
       remove.type = "button";
       remove.className = "link-button";
       remove.textContent = "Let them meet";
-      remove.setAttribute("aria-label", `Let ${words} meet again`);
+      remove.setAttribute("aria-label", `Let them meet: ${words}`);
       remove.addEventListener("click", () => allow(pair.entrants, words));
       li.append(text, " ", remove);
       return li;

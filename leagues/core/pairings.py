@@ -106,6 +106,9 @@ def round_from_dict(document: Mapping[str, Any]) -> RoundPairing:
 
 #: A pair of entrants that must not meet, ids in sorted order (``forbidden_pair``).
 ForbiddenPair = tuple[str, str]
+#: At most this many pairs are kept apart in one competition (every engine input that
+#: uses them carries those of its field).
+MAX_FORBIDDEN_PAIRS = 500
 
 
 def forbidden_pair(a: str, b: str) -> ForbiddenPair:

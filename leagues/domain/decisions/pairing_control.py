@@ -9,7 +9,7 @@ from typing import Any
 
 from eventstore.records import NewEvent
 from leagues.core.entrants import Entrant
-from leagues.core.pairings import Pairing, RoundPairing, forbidden_pair
+from leagues.core.pairings import MAX_FORBIDDEN_PAIRS, Pairing, RoundPairing, forbidden_pair
 
 from .. import events as ev
 from .. import parsing as p
@@ -18,9 +18,6 @@ from .guards import paired_round, require
 
 Actor = Mapping[str, Any]
 
-#: At most this many pairs are kept apart in one competition (every engine input
-#: carries those of its field).
-MAX_FORBIDDEN_PAIRS = 500
 #: An override names at most this many matches (a Swiss round pairs at most 4096).
 MAX_OVERRIDE_MATCHES = 2048
 FORBIDDEN_FIELDS = ("entrants", "reason")

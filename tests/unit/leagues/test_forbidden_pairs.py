@@ -259,3 +259,45 @@ def test_a_knockout_first_round_has_no_forbidden_pair_a_lower_half_swap_avoids(
         )
         assert bad == fewest
     assert sorted(side for m in got for side in m) == sorted(side for m in standard for side in m)
+
+
+def test_a_competition_file_carries_its_forbidden_pairs_and_pairs_around_them() -> None:
+    import copy
+    import json
+
+    import pytest
+
+    from leagues.core.competition import pair_next_round
+    from leagues.core.competition_file import (
+        CompetitionFileError,
+        competition_document,
+        read_competition,
+    )
+
+    from .test_competition_file import GOOD
+
+    document = copy.deepcopy(GOOD)
+    document["forbidden_pairs"] = [["B", "A"], ["A", "B"]]
+    competition = read_competition(json.dumps(document))
+    assert competition.forbidden == (("A", "B"),)
+    assert competition_document(competition)["forbidden_pairs"] == [["A", "B"]]
+    assert "forbidden_pairs" not in competition_document(read_competition(json.dumps(GOOD)))
+    document["forbidden_pairs"] = [["A", "A"]]
+    with pytest.raises(CompetitionFileError, match="two different entrants"):
+        read_competition(json.dumps(document))
+    document["forbidden_pairs"] = [["A", "Z"]]
+    with pytest.raises(CompetitionFileError, match="not an entrant"):
+        read_competition(json.dumps(document))
+    # A fresh Swiss of four from a file: the fold's pair is kept apart.
+    fresh = {
+        "format": "spades-competition",
+        "version": 1,
+        "competition": {"id": "club", "lots_seed": "lots"},
+        "entrants": [{"id": e, "players": [f"{e}1", f"{e}2"]} for e in "ABCD"],
+    }
+    plain = pair_next_round(read_competition(json.dumps(fresh)), "s").pairing
+    first = plain.matches[0]
+    fresh["forbidden_pairs"] = [[first.north_south, first.east_west]]
+    kept = pair_next_round(read_competition(json.dumps(fresh)), "s").pairing
+    assert forbidden_meetings(kept, fresh["forbidden_pairs"]) == []
+    assert forbidden_meetings(plain, fresh["forbidden_pairs"]) != []

@@ -62,3 +62,34 @@ def test_an_organiser_keeps_two_entrants_apart_and_sees_them_listed(
     expect(listed).to_contain_text("Team 0 and Team 2: Siblings")
     met = {frozenset((m.north_south, m.east_west)) for m in load(cid).rounds[0].pairing.matches}
     assert frozenset(("team-0", "team-2")) not in met
+
+
+def test_an_organiser_writes_a_rounds_pairing_and_the_page_says_it_is_manual(
+    page: Any, orm: None
+) -> None:
+    """The last round, paired and not started, rewritten board by board with a reason;
+    the section then says the round is paired by hand, and the stream has the override."""
+    organiser, *players = users(9)
+    cid = competition_of_teams(organiser, players, SWISS, 4)
+    lg.pair_next_round(organiser, cid)
+    computed = load(cid).rounds[0].pairing
+    (a, b), (c, d) = [(m.north_south, m.east_west) for m in computed.matches]
+    sign_in_as(page, organiser)
+    page.goto(f"/competitions/{cid}/organise/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.get_by_role("button", name="Write the last round's pairing").click()
+    expect(page.locator("#override-round")).to_have_text("Round 1: choose who meets on each board.")
+    names = {f"team-{k}": f"Team {k}" for k in range(4)}
+    page.get_by_label("Board 1 East-West").select_option(label=names[c])
+    page.get_by_label("Board 2 North-South").select_option(label=names[b])
+    page.get_by_label("Reason (required; shown in the verification)").fill("Club rule")
+    page.get_by_role("button", name="Replace the pairing").click()
+    expect(page.locator("#pairing-control-message")).to_have_text(
+        "Round 1 is paired as you wrote it."
+    )
+    expect(page.locator("#pairing-notes")).to_contain_text(
+        "Round 1 is paired by hand (by " + organiser.username + ": Club rule)."
+    )
+    written = load(cid).rounds[0].pairing
+    assert [(m.north_south, m.east_west) for m in written.matches] == [(a, c), (b, d)]
+    assert axe_violations(page) == []

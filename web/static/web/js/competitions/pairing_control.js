@@ -36,16 +36,40 @@ function fillSelect(select, ids, chosen) {
 }
 
 async function load() {
-  const [overview, forbidden] = await Promise.all([
+  const [overview, forbidden, rounds] = await Promise.all([
     api(state.base),
     api(`${state.base}/forbidden-pairs`, { token: state.token }),
+    api(`${state.base}/rounds`),
   ]);
   state.names = entrantNames(overview, overview.players);
+  drawNotes(rounds.rounds);
   state.entrants = overview.entrants.filter((e) => e.withdrawn_after_round === null).map((e) => e.id);
   drawForbidden(forbidden.forbidden_pairs);
   fillSelect($("forbidden-first"), state.entrants, state.entrants[0]);
   fillSelect($("forbidden-second"), state.entrants, state.entrants[1]);
   $("forbidden-form").hidden = overview.finished || state.entrants.length < 2;
+}
+
+/** What the rounds say about the organiser's control: a pairing written by hand, and a
+ * pair kept apart that met because no pairing without it existed. */
+function drawNotes(rounds) {
+  const notes = [];
+  for (const round of rounds) {
+    if (round.manual) {
+      notes.push(`Round ${round.round} is paired by hand (by ${round.manual.by}: ${round.manual.reason}).`);
+    }
+    for (const [a, b] of round.forbidden_meetings || []) {
+      const why = round.manual ? "as written by hand" : "no pairing without them existed";
+      notes.push(`Round ${round.round} pairs ${nameOf(a)} and ${nameOf(b)}, kept apart: ${why}.`);
+    }
+  }
+  $("pairing-notes").replaceChildren(
+    ...notes.map((text) => {
+      const li = document.createElement("li");
+      li.textContent = text;
+      return li;
+    }),
+  );
 }
 
 function drawForbidden(pairs) {
@@ -158,7 +182,7 @@ async function override(event) {
     $("override-form").hidden = true;
     $("override-reason").value = "";
     say(`Round ${round.round} is paired as you wrote it.`);
-    await state.onChange();
+    await Promise.all([state.onChange(), load()]);
   } catch (problem) {
     $("override-error").textContent = problemText(problem);
   }

@@ -219,3 +219,30 @@ def test_an_overridden_round_is_played_as_written_and_verified_as_manual(
         "round 2: ok",
         "2 round(s) verified",
     ]
+
+
+def test_a_knockout_swaps_a_forbidden_first_round_match_and_verifies(
+    organiser: Any, swiss: Any
+) -> None:
+    """The bracket as it would be drawn has a first-round match the organiser forbids:
+    round 1 is drawn with a lower-half swap instead, the stage's later rounds follow that
+    bracket, and verify_pairings re-derives both rounds."""
+    cid = swiss(8, stages=[{"kind": "knockout"}])
+    bracket, _ = load(cid).competition().bracket(0)
+    first = bracket.seeds[0], bracket.seeds[-1]  # seed 1 meets seed 8 in W1-1
+    own = client_for(organiser)
+    response = own.post(
+        f"/api/competitions/{cid}/forbidden-pairs",
+        {"entrants": list(first), "reason": "Club-mates"},
+        format="json",
+    )
+    assert response.status_code == 201
+    paired = own.post(f"/api/competitions/{cid}/rounds", {}, format="json").json()["round"]
+    assert paired["forbidden_meetings"] == []
+    round_one = {forbidden_pair(m["north_south"], m["east_west"]) for m in paired["matches"]}
+    assert forbidden_pair(*first) not in round_one and len(round_one) == 4
+    assert load(cid).rounds[0].input["engine_version"] == 2
+    play_round(organiser, cid, 1)
+    lg.pair_next_round(organiser, cid)
+    play_round(organiser, cid, 2)
+    assert verify_output(cid).splitlines() == ["round 1: ok", "round 2: ok", "2 round(s) verified"]

@@ -10,7 +10,10 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from eventstore.erasable import is_reference
+from eventstore.reading import read_stream
 from leagues.core.pairings import forbidden_pair
+from leagues.domain import events as ev
 from leagues.selectors.verification import verify_competition
 from leagues.services.streams import load
 from tests.factories import UserFactory
@@ -27,6 +30,14 @@ def verify_output(cid: str) -> str:
     out = StringIO()
     call_command("verify_pairings", cid, stdout=out)
     return out.getvalue()
+
+
+def kept_by_reference(cid: str, text: str) -> None:
+    """The typed reason is in no payload: a reference to an erasable text, resolved."""
+    events = read_stream(ev.competition_stream_id(cid))
+    assert text not in str([event.data for event in events])
+    typed = [value for value in ev.typed_values(events) if value]
+    assert typed and all(is_reference(value) for value in typed)
 
 
 def met(cid: str) -> set[tuple[str, str]]:
@@ -67,6 +78,7 @@ def test_forbidden_pairs_are_organiser_only_refused_in_words_and_kept_apart(
         assert response.status_code == 201
     listed = response.json()["forbidden_pairs"]
     assert listed[0] == {"entrants": ["e1", "e2"], "reason": "Siblings", "organiser": "organiser"}
+    kept_by_reference(cid, "Siblings")
     again = own.post(url, {"entrants": ["e2", "e1"]}, format="json")
     assert again.status_code == 409 and "already kept apart" in again.json()["message"]
     public = APIClient().get(url).json()["forbidden_pairs"]
@@ -166,6 +178,7 @@ def test_an_overridden_round_is_played_as_written_and_verified_as_manual(
     written = response.json()["round"]
     assert [(m["north_south"], m["east_west"]) for m in written["matches"]] == [(a, c), (d, b)]
     assert written["manual"] == {"by": "organiser", "reason": reason}
+    kept_by_reference(cid, reason)
 
     play_round(organiser, cid, 1)  # North-South wins: a and d, as the override paired them
     standings = load(cid).competition().standings()

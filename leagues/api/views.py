@@ -638,7 +638,7 @@ class MyCalendarFeedView(LeaguesView):
 
     def post(self, request: Request) -> Response:
         secret = calendar_feeds.issue_feed(request.user)
-        path = f"/api/calendar/{secret}.ics"
+        path = f"/api/calendar.ics?key={secret}"
         body = {"secret": secret, "path": path, "url": f"{_origin(request)}{path}"}
         return Response(body, status=201, headers={"Cache-Control": "no-store"})
 
@@ -651,15 +651,17 @@ class MyCalendarFeedView(LeaguesView):
     get=extend_schema(
         tags=["leagues"],
         operation_id="calendar_feed",
-        description="A player's round starts by their secret calendar address (no token).",
+        description="A player's round starts by their secret calendar address (no token): "
+        "`?key=` carries the secret.",
+        parameters=[OpenApiParameter("key", str, required=True)],
         responses={**CALENDAR_ANSWER, 404: PROBLEM},
     )
 )
 class CalendarFeedView(CalendarView):
     authentication_classes: list[type] = []
 
-    def get(self, request: Request, secret: str) -> HttpResponse:
-        player = calendar_feeds.feed_owner(secret)
+    def get(self, request: Request) -> HttpResponse:
+        player = calendar_feeds.feed_owner(request.query_params.get("key", ""))
         if player is None:
             raise LeagueError("unknown_calendar", "There is no such calendar address.")
         return _ics(calendars.player_calendar(player, _origin(request)), "my-rounds.ics")

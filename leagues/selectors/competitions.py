@@ -85,6 +85,7 @@ def overview(competition_id: object) -> dict[str, Any]:
     named = [*state.entrants.values(), *invited]
     player_ids = [p for e in named for p in (*e.players, e.reserve)]
     player_ids += [into for subs in state.substitutions.values() for _, _, into in subs]
+    player_ids += [w.player for w in state.open_partnerships.values()]
     next_round = state.last_round + 1
     checked_in = state.checked_in.get(next_round, set())
     return {
@@ -114,6 +115,8 @@ def overview(competition_id: object) -> dict[str, Any]:
         "proposals": [
             {"id": p.id, "player": p.player, "partner": p.partner} for p in state.proposals.values()
         ],
+        # Came in by the invitation link, waiting for a partner (docs/leagues.md).
+        "waiting": [{"id": w.id, "player": w.player} for w in state.open_partnerships.values()],
         "players": usernames_of(player_ids),
         "rounds": state.last_round,
         "stage": state.stage,

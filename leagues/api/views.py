@@ -318,12 +318,19 @@ class ConfirmView(CommandView):
 )
 class EntryLinkView(LeaguesView):
     def get(self, request: Request, competition_id: str) -> Response:
-        return Response(entry_links.entry_link(request.user, competition_id))
+        return _no_store(Response(entry_links.entry_link(request.user, competition_id)))
 
     def post(self, request: Request, competition_id: str) -> Response:
         bodies.EmptySerializer.parse(request.data)
         entry_link_cmds.issue_link(request.user, competition_id)
-        return Response(entry_links.entry_link(request.user, competition_id), status=201)
+        answer = Response(entry_links.entry_link(request.user, competition_id), status=201)
+        return _no_store(answer)
+
+
+def _no_store(response: Response) -> Response:
+    """A link's secret is in the answer: no cache keeps it."""
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @write("competition_entry_link_revoke", "The invitation link stops working.")
@@ -360,7 +367,7 @@ class EnterByLinkView(CommandView):
 )
 class MyPlaceView(LeaguesView):
     def get(self, request: Request, competition_id: str) -> Response:
-        return Response(entry_links.partner_link(request.user, competition_id))
+        return _no_store(Response(entry_links.partner_link(request.user, competition_id)))
 
 
 @write(

@@ -25,6 +25,7 @@ urlpatterns = [
     path(f"{C}/partnerships/<str:partnership_id>/join", views.JoinPartnerView.as_view()),
     path(f"{C}/rounds", views.RoundsView.as_view(), name="competition-rounds"),
     path(f"{C}/rounds/<int:number>/start", views.StartRoundView.as_view()),
+    path(f"{C}/rounds/<int:number>/tables", views.RoundTablesView.as_view()),
     path(f"{C}/rounds/<int:number>/arrive", views.ArriveView.as_view()),
     path(f"{C}/rounds/<int:number>/results", views.ResultsView.as_view()),
     path(f"{C}/results/<str:result_id>/confirm", views.ConfirmResultView.as_view()),

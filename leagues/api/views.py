@@ -411,6 +411,16 @@ class RoundsView(LeaguesView):
         )
 
 
+@read(
+    "competition_round_tables",
+    "A round's tables and whether each exists yet (`ready`): a round is started before "
+    "its tables are created; read a table only once it is ready.",
+)
+class RoundTablesView(LeaguesView):
+    def get(self, request: Request, competition_id: str, number: int) -> Response:
+        return Response(reads.round_tables(competition_id, number))
+
+
 class RoundCommandView(CommandView):
     """A write on one round, answered with that round."""
 

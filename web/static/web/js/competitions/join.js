@@ -9,29 +9,11 @@
 import { api, problemText } from "../api.js";
 import * as session from "../session.js";
 import { copyField } from "./invite_link.js";
+import { linkFrom } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
 const competitionId = document.body.dataset.competition;
 const base = `/api/competitions/${competitionId}`;
-
-/**
- * What link this page was opened by: ``{kind: "entry", secret}``,
- * ``{kind: "partner", partnership, secret}``, or null (no usable secret).
- */
-export function linkFrom(search, hash) {
-  const params = new URLSearchParams(search);
-  const fragment = (name) => {
-    const match = new RegExp(`(?:^#|&)${name}=([A-Za-z0-9_-]{1,128})(?:&|$)`).exec(hash);
-    return match ? match[1] : null;
-  };
-  const partnership = params.get("partner");
-  if (partnership !== null) {
-    const secret = fragment("partner");
-    return /^[A-Za-z0-9_-]{1,64}$/.test(partnership) && secret ? { kind: "partner", partnership, secret } : null;
-  }
-  const secret = fragment("link");
-  return secret ? { kind: "entry", secret } : null;
-}
 
 /** Every sentence of a refusal, nested field errors included (a sign-up's link). */
 function refusalText(problem) {

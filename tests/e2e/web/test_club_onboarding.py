@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from accounts.registration import token_for
 from tests.e2e.web.conftest import BOTH_SCREENS
-from tests.e2e.web.steps import assert_controls_named, axe_violations
+from tests.e2e.web.steps import assert_controls_named, axe_violations, shot
 from tests.factories import UserFactory
 from tests.integration.leagues import builders as lg
 
@@ -70,11 +70,13 @@ def test_a_new_player_and_partner_come_in_by_the_links(
     partner_link = newcomer.input_value("#join-partner-url")
     assert "?partner=" in partner_link and "#partner=" in partner_link
     assert axe_violations(newcomer) == []
+    shot(newcomer, f"join-partner-link-{viewport['width']}")
 
     partner = browser.new_context(base_url=server_url, viewport=viewport).new_page()
     partner.goto(partner_link)
     sign_up_here(partner, f"e2e-mate-{tag}")
     expect(partner.locator("#join-entered")).to_be_visible()
+    shot(partner, f"join-entered-{viewport['width']}")
     expect(partner.locator("#join-entered-text")).to_contain_text(
         f"e2e-new-{tag} and e2e-mate-{tag}"
     )

@@ -8,6 +8,7 @@ import { api, problemText } from "../api.js";
 import { presetTitle } from "../rules.js";
 import * as session from "../session.js";
 import { TEAM_NAMES } from "../table/words.js";
+import { startOnboarding } from "./onboarding.js";
 import { SEATS, scoresheetFromRows } from "./scoresheet.js";
 import { entrantId } from "./settings.js";
 import {
@@ -493,6 +494,8 @@ async function start() {
   $("substitute-cancel").addEventListener("click", () => ($("substitute-panel").hidden = true));
   $("late-join-form").addEventListener("submit", lateJoin);
   $("advance-stage").addEventListener("click", advanceStage);
+  document.addEventListener("competition:changed", () => reload().catch(() => {}));
+  startOnboarding(competitionId);
   if (!page.auth) {
     $("organise-signed-out").hidden = false;
   } else {

@@ -15,6 +15,8 @@ FORBIDDEN = {
     "not_league_organiser",
     "not_invited",
     "not_in_match",
+    "entry_link_closed",
+    "partner_link_closed",
 }
 UNAUTHENTICATED = {"not_signed_in"}
 # The quotas (leagues.services.quotas): 429, as the tables' quotas answer.
@@ -63,6 +65,7 @@ CONFLICT = {
     "already_forbidden",
     "not_forbidden",
     "round_has_results",
+    "no_entry_link",
 }
 
 

@@ -42,11 +42,13 @@ export class CompetitionLive {
    * onVersion(version, document): the competition reached `version` (the standings
    * document at that version); called once per version, in increasing order.
    * onStatus(kind, text): "live" | "reconnecting" | "polling" | "failed".
+   * onTables(round): the tables of a started round are all created now.
    * openSocket(url): the WebSocket to use (tests pass a fake one).
    */
-  constructor(competitionId, { onVersion, onStatus, openSocket } = {}) {
+  constructor(competitionId, { onVersion, onStatus, onTables, openSocket } = {}) {
     this.competitionId = competitionId;
     this.onVersion = onVersion || (() => {});
+    this.onTables = onTables || (() => {});
     this.onStatus = onStatus || (() => {});
     this.openSocket = openSocket || ((url) => new WebSocket(url));
     this.version = null;
@@ -89,6 +91,10 @@ export class CompetitionLive {
     try {
       message = JSON.parse(raw);
     } catch {
+      return;
+    }
+    if (message && message.type === "tables" && Number.isInteger(message.round)) {
+      this.onTables(message.round);
       return;
     }
     const kind = classify(this.version, message);

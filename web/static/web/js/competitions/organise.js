@@ -9,6 +9,7 @@ import { presetTitle } from "../rules.js";
 import * as session from "../session.js";
 import { TEAM_NAMES } from "../table/words.js";
 import { startPairingControl } from "./pairing_control.js";
+import { startOnboarding } from "./onboarding.js";
 import { SEATS, scoresheetFromRows } from "./scoresheet.js";
 import { entrantId } from "./settings.js";
 import {
@@ -494,6 +495,8 @@ async function start() {
   $("substitute-cancel").addEventListener("click", () => ($("substitute-panel").hidden = true));
   $("late-join-form").addEventListener("submit", lateJoin);
   $("advance-stage").addEventListener("click", advanceStage);
+  document.addEventListener("competition:changed", () => reload().catch(() => {}));
+  startOnboarding(competitionId);
   if (!page.auth) {
     $("organise-signed-out").hidden = false;
   } else {
@@ -508,7 +511,7 @@ async function start() {
   if (page.me && page.overview) {
     $("organise-not-organiser").hidden = page.overview.settings.organisers.includes(page.me.id);
   }
-  await startPairingControl({ base, token: page.auth && page.auth.token, onChange: reload });
+  await startPairingControl({ base, token: page.auth && page.auth.token });
   document.body.dataset.ready = "true";
 }
 

@@ -1,15 +1,19 @@
 // The organiser's control of the pairings, on the organise page: the pairs of entrants kept
 // apart (listed, added, removed) and the last round's pairing replaced before it starts.
 // Every write is the organiser API's (token); a refusal shows the server's sentence under
-// the form that made it. organise.js calls startPairingControl once, with `onChange` (its
-// own reload) for a write that changes the rounds it draws.
+// the form that made it. organise.js calls startPairingControl once; a write that changes
+// the rounds it draws (an override) says so with the page's "competition:changed" event.
 
 import { api, problemText } from "../api.js";
 import { entrantNames } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
-const state = { base: "", token: null, onChange: async () => {}, names: {}, entrants: [], round: null };
+function changed() {
+  document.dispatchEvent(new CustomEvent("competition:changed"));
+}
+
+const state = { base: "", token: null, onChange: changed, names: {}, entrants: [], round: null };
 
 function call(path, body) {
   return api(`${state.base}${path}`, { method: "POST", body, token: state.token, command: true });
@@ -182,7 +186,8 @@ async function override(event) {
     $("override-form").hidden = true;
     $("override-reason").value = "";
     say(`Round ${round.round} is paired as you wrote it.`);
-    await Promise.all([state.onChange(), load()]);
+    state.onChange();
+    await load();
   } catch (problem) {
     $("override-error").textContent = problemText(problem);
   }

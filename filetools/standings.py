@@ -97,16 +97,15 @@ def duplicate_text(
 
 
 def duplicate_table_text(standings: DuplicateStandings) -> str:
-    shown = [name for name in standings.tiebreaks if name != "lots"]
+    """Every figure a tie-break reads is a column (matchpoints, IMPs, tops)."""
     lines = [
-        f"{'#':>3}  {'entrant':<24} {'field':<11} {'boards':>6} {'MP':>5} {'%':>6} {'IMPs':>5}"
-        + "".join(f" {name:>11}" for name in shown)
+        f"{'#':>3}  {'entrant':<24} {'field':<11} {'boards':>6} {'MP':>5} {'%':>6} "
+        f"{'IMPs':>5} {'tops':>4}"
     ]
     for row in standings.rows:
         lines.append(
             f"{row.rank:>3}  {row.entrant:<24} {row.field:<11} {row.boards:>6} "
-            f"{row.matchpoints:>5} {float(row.percent):>6.2f} {row.imps:>5}"
-            + "".join(f" {row.tiebreaks[name]:>11}" for name in shown)
+            f"{row.matchpoints:>5} {float(row.percent):>6.2f} {row.imps:>5} {row.tops:>4}"
         )
     return "".join(f"{line}\n" for line in lines)
 

@@ -155,7 +155,7 @@ def test_duplicate_standings_and_pair_from_the_file_alone(duplicate_file: Path) 
     assert table.returncode == 0, table.stderr
     header, *lines = table.stdout.splitlines()
     assert header.split()[:4] == ["#", "entrant", "field", "boards"]
-    assert header.split()[-2:] == ["imps", "tops"]  # the default tie-breaks of matchpoints
+    assert header.split()[-3:] == ["%", "IMPs", "tops"]  # the figures the tie-breaks read
     assert [line.split()[0] for line in lines] == ["1", "2", "3", "4"]
     as_json = json.loads(run("standings", str(duplicate_file), "--format", "json").stdout)
     assert as_json["scale"] == "matchpoints" and as_json["board_results"] == 4

@@ -162,13 +162,14 @@ def build_pool(
 SESSION = mitchell(TABLES, SESSION_BOARDS, arrow_switch=True)
 
 
-def season(
+def season_detail(
     pool: Sequence[dict[str, Any]],
     boards: int,
     rng: random.Random,
     model: SkillModel = DEFAULT_MODEL,
-) -> tuple[bool, bool]:
-    """One season of ``boards`` boards; whether each rating orders the levels."""
+) -> tuple[tuple[bool, bool], tuple[bool, bool]]:
+    """One season of ``boards`` boards; per rating (duplicate skill, openskill), whether
+    it puts Hard above Normal and Normal above Easy."""
     skill_boards = []
     matches: list[RatedMatch] = []
     for session in range(boards // SESSION_BOARDS):
@@ -199,11 +200,11 @@ def season(
     skill = rate(skill_boards, model)
     players = openskill_rate(matches)
 
-    def ordered(value: dict[int, float]) -> bool:
+    def ordered(value: dict[int, float]) -> tuple[bool, bool]:
         level = {name: 0.0 for name in LEVELS}
         for slot, rating in value.items():
             level[SLOT_LEVEL[slot]] += rating
-        return level["hard"] > level["normal"] > level["easy"]
+        return level["hard"] > level["normal"], level["normal"] > level["easy"]
 
     skill_ok = ordered({slot: skill[str(slot)].mu for slot in SLOT_LEVEL})
     open_ok = ordered(
@@ -212,28 +213,71 @@ def season(
     return skill_ok, open_ok
 
 
+def season(
+    pool: Sequence[dict[str, Any]],
+    boards: int,
+    rng: random.Random,
+    model: SkillModel = DEFAULT_MODEL,
+) -> tuple[bool, bool]:
+    """One season of ``boards`` boards; whether each rating orders the levels."""
+    skill_ok, open_ok = season_detail(pool, boards, rng, model)
+    return all(skill_ok), all(open_ok)
+
+
 def boards_to_order(
     pool: Sequence[dict[str, Any]],
     seasons: int,
     max_boards: int,
     seed: str,
     model: SkillModel = DEFAULT_MODEL,
+    pairwise: dict[str, dict[str, Any]] | None = None,
 ) -> tuple[dict[str, int | None], dict[str, dict[int, float]]]:
+    """Per rating, the shortest season of the grid in which at least 95% of the seasons
+    order the three levels, and the share at every length tried. ``pairwise``, when
+    given, is filled with the same for each adjacent pair of levels (Hard above Normal,
+    Normal above Easy): where the ordering fails, which pair is the hard one."""
     needed: dict[str, int | None] = {"duplicate_skill": None, "openskill_matches": None}
     shares: dict[str, dict[int, float]] = {"duplicate_skill": {}, "openskill_matches": {}}
     for boards in (b for b in GRID if b <= max_boards):
-        rng = random.Random(f"{seed}|{boards}")
-        right = [0, 0]
-        for _ in range(seasons):
-            for index, ok in enumerate(season(pool, boards, rng, model)):
-                right[index] += ok
-        for name, count in zip(needed, right, strict=True):
+        counts = _season_counts(pool, boards, seasons, seed, model)
+        for name in needed:
+            for pair in COMPARISONS[:2] if pairwise is not None else ():
+                assert pairwise is not None
+                entry = pairwise.setdefault(name, {}).setdefault(
+                    pair, {"boards": None, "shares": {}}
+                )
+                entry["shares"][str(boards)] = round(counts[name][pair] / seasons, 3)
+                if entry["boards"] is None and counts[name][pair] >= 0.95 * seasons:
+                    entry["boards"] = boards
+            count = counts[name]["ordered"]
             shares[name][boards] = round(count / seasons, 3)
             if needed[name] is None and count >= 0.95 * seasons:
                 needed[name] = boards
         if all(value is not None for value in needed.values()):
             break
     return needed, shares
+
+
+COMPARISONS = ("hard>normal", "normal>easy", "ordered")
+
+
+def _season_counts(
+    pool: Sequence[dict[str, Any]], boards: int, seasons: int, seed: str, model: SkillModel
+) -> dict[str, dict[str, int]]:
+    """Per rating, in how many of ``seasons`` seasons of ``boards`` boards each
+    comparison came out right (the seasons are the same for every caller)."""
+    rng = random.Random(f"{seed}|{boards}")
+    counts = {
+        name: dict.fromkeys(COMPARISONS, 0) for name in ("duplicate_skill", "openskill_matches")
+    }
+    for _ in range(seasons):
+        for name, (above_normal, above_easy) in zip(
+            counts, season_detail(pool, boards, rng, model), strict=True
+        ):
+            counts[name]["hard>normal"] += above_normal
+            counts[name]["normal>easy"] += above_easy
+            counts[name]["ordered"] += above_normal and above_easy
+    return counts
 
 
 def variance_ratio(pool: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -456,11 +500,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     field_seconds = time.perf_counter() - started
     model = SkillModel(tau=args.skill_tau)
     started = time.perf_counter()
-    needed, shares = boards_to_order(pool, args.seasons, args.max_boards, args.seed, model)
+    pairwise: dict[str, dict[str, Any]] = {}
+    needed, shares = boards_to_order(
+        pool, args.seasons, args.max_boards, args.seed, model, pairwise
+    )
     season_seconds = time.perf_counter() - started
     report: dict[str, Any] = {
         "boards_to_order_levels": needed,
         "share_ordered": {name: {str(k): v for k, v in by.items()} for name, by in shares.items()},
+        "boards_to_separate_pairs": pairwise,
         **luck,
         "variance_seconds": round(field_seconds, 1),
         **variance_ratio(pool),

@@ -82,3 +82,23 @@ def test_hard_noise_is_the_within_board_share_of_its_par_plays() -> None:
     assert hard_noise(same) == 0.0
     apart = [{"par_nets": [-10, 10]} for _ in range(5)]
     assert hard_noise(apart) == 1.0
+
+
+def test_pairwise_shares_say_which_pair_is_hard_to_order() -> None:
+    """Hard and Normal alike (the same strength): Normal above Easy is learnt, Hard
+    above Normal stays a coin."""
+    rng = random.Random(5)
+    strength = {"hard": 10, "normal": 10, "easy": -40}
+    boards = []
+    for _ in range(24):
+        cards = rng.randint(-100, 100)
+        nets = {
+            (ns, ew): cards + strength[ns] - strength[ew] + rng.randint(-30, 30) for ns, ew in PAIRS
+        }
+        boards.append({"nets": nets, "par": Fraction(cards)})
+    pairwise: dict[str, Any] = {}
+    needed, _ = boards_to_order(boards, seasons=20, max_boards=96, seed="p", pairwise=pairwise)
+    skill = pairwise["duplicate_skill"]
+    assert skill["normal>easy"]["boards"] is not None
+    assert skill["hard>normal"]["boards"] is None and needed["duplicate_skill"] is None
+    assert set(skill["hard>normal"]["shares"]) == {"12", "24", "36", "48", "72", "96"}

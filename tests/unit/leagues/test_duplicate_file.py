@@ -336,3 +336,17 @@ def test_session_schedule_refuses_what_no_movement_gives() -> None:
         session_schedule(DuplicateSettings("teams_of_four", 2, 3, 2))
     with pytest.raises(LeagueError, match="at most 64"):
         session_schedule(DuplicateSettings("mitchell", 8, 8, 9))
+
+
+@settings(max_examples=25, deadline=None)
+@given(SHAPES, st.randoms(use_true_random=False))
+def test_standings_do_not_depend_on_the_order_of_the_results(
+    shape: dict[str, Any], rng: random.Random
+) -> None:
+    document = played_document(rng, shape["rounds"], **shape)
+    shuffled = copy.deepcopy(document)
+    rng.shuffle(shuffled["board_results"])
+    ids = [e["id"] for e in document["entrants"]]
+    first = duplicate_standings(read(document).duplicate, ids, "dup-lots")
+    again = duplicate_standings(read(shuffled).duplicate, ids, "dup-lots")
+    assert first == again

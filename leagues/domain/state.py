@@ -255,7 +255,7 @@ class CompetitionState:
             tuple(self.rounds),
             tuple(self.results),
             tuple(self.awards),
-            tuple(sorted(self.forbidden)),
+            forbidden=tuple(sorted(self.forbidden)),
         )
 
     @property

@@ -30,7 +30,7 @@ def verify_competition(competition_id: object) -> list[dict[str, Any]]:
             full.rounds[: paired.number - 1],
             tuple(r for r in full.results if r.sequence <= paired.results_version),
             full.awards,
-            state.forbidden_at.get(paired.number, ()),
+            forbidden=state.forbidden_at.get(paired.number, ()),
         )
         problem = None
         try:

@@ -25,6 +25,7 @@ TOO_MANY = {
     "too_many_entrants",
     "too_many_bot_tables",
     "too_many_proposals",
+    "too_many_forbidden_pairs",
 }
 NOT_FOUND = {
     "unknown_competition",
@@ -61,6 +62,9 @@ CONFLICT = {
     "already_confirmed",
     "nothing_to_confirm",
     "played_after_withdrawal",
+    "already_forbidden",
+    "not_forbidden",
+    "round_has_results",
     "no_entry_link",
 }
 

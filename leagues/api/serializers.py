@@ -25,7 +25,9 @@ from leagues.domain.decisions import (
     CompetitionSpec,
     CorrectionRequest,
     EntrantRequest,
+    ForbiddenPairRequest,
     LinkSecretRequest,
+    OverrideRequest,
     PairRequest,
     ProposalRequest,
     ReasonRequest,
@@ -38,6 +40,7 @@ from leagues.domain.decisions.competition import (
     MAX_ORGANISERS,
     MAX_ROUND_STARTS,
 )
+from leagues.domain.decisions.pairing_control import MAX_OVERRIDE_MATCHES
 from leagues.domain.decisions.results import FORFEIT_SIDES
 from leagues.domain.entrant_import import MAX_IMPORT_BYTES
 from leagues.domain.league import (
@@ -250,6 +253,37 @@ class PairRequestSerializer(RequestSerializer):
         max_value=MAX_ROUND,
         help_text="The round to pair: idempotent (that round if it is paired).",
     )
+
+
+class ForbiddenPairSerializer(RequestSerializer):
+    parser = ForbiddenPairRequest.parse
+
+    entrants = serializers.ListField(
+        child=_id("An entrant id."),
+        min_length=2,
+        max_length=2,
+        help_text="The two entrants (ids) to keep apart, or to let meet again.",
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=MAX_REASON)
+
+
+class OverrideMatchSerializer(StrictSerializer):
+    north_south = _id("The North-South entrant.")
+    east_west = _id("The East-West entrant.")
+
+
+class OverrideSerializer(RequestSerializer):
+    """A round's pairing as the organiser writes it (boards in the order given)."""
+
+    parser = OverrideRequest.parse
+
+    matches = serializers.ListField(
+        child=OverrideMatchSerializer(), min_length=1, max_length=MAX_OVERRIDE_MATCHES
+    )
+    byes = serializers.ListField(
+        child=_id("The entrant with the bye."), required=False, max_length=1
+    )
+    reason = serializers.CharField(max_length=MAX_REASON, validators=[NAMED])
 
 
 class PointsSerializer(StrictSerializer):

@@ -26,8 +26,10 @@ from leagues.core.errors import LeagueError
 from leagues.domain.decisions import (
     CorrectionRequest,
     EntrantRequest,
+    ForbiddenPairRequest,
     ForfeitRequest,
     LinkSecretRequest,
+    OverrideRequest,
     ProposalRequest,
     ReasonRequest,
     SubstitutionRequest,
@@ -41,6 +43,7 @@ from leagues.services import (
     calendar_feeds,
     competitions,
     entrant_import,
+    pairing_control,
     registration,
     results,
 )
@@ -426,6 +429,60 @@ class RoundCommandView(CommandView):
 
     def render(self, outcome: Any, **path: Any) -> Any:
         return {"round": reads.pairings(path["competition_id"])[path["number"] - 1]}
+
+
+@extend_schema_view(
+    get=_read(
+        "competition_forbidden_pairs",
+        "The pairs of entrants kept apart; who forbade each and why, for its organisers.",
+    ),
+    post=_write(
+        "competition_forbidden_pair_add",
+        bodies.ForbiddenPairSerializer,
+        "Keep two entrants apart: no round paired from now on has them meet while a "
+        "pairing without them exists.",
+    ),
+)
+class ForbiddenPairsView(CommandView):
+    body = bodies.ForbiddenPairSerializer
+    creates = True
+
+    def get(self, request: Request, competition_id: str) -> Response:
+        user = request.user
+        return Response(
+            reads.forbidden_pairs(competition_id, user.pk if user.is_authenticated else None)
+        )
+
+    def run(self, user: Any, body: ForbiddenPairRequest, competition_id: str) -> Any:
+        return pairing_control.forbid_pair(user, competition_id, body)
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        # Only an organiser's write gets here: the reasons are theirs to see.
+        return reads.forbidden_pairs_of(outcome, organiser=True)
+
+
+@write(
+    "competition_forbidden_pair_remove",
+    "Let two entrants kept apart meet again (from the next round paired).",
+)
+class AllowPairView(CommandView):
+    body = bodies.ForbiddenPairSerializer
+
+    def run(self, user: Any, body: ForbiddenPairRequest, competition_id: str) -> Any:
+        return pairing_control.allow_pair(user, competition_id, body)
+
+
+@write(
+    "competition_round_override",
+    "Replace a paired Swiss round's pairing with your own, before its tables open "
+    "(no table started, no result): recorded with you and your reason; verify_pairings "
+    "reports the round as manual.",
+)
+class OverrideRoundView(RoundCommandView):
+    body = bodies.OverrideSerializer
+
+    def run(self, user: Any, body: OverrideRequest, competition_id: str, number: int) -> Any:
+        return pairing_control.override_pairing(user, competition_id, number, body)
 
 
 @write("competition_round_start", "Start a paired round: its tables are created.")

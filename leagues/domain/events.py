@@ -41,6 +41,9 @@ RESULT_CORRECTED = "ResultCorrected"
 RESULT_CONFIRMED = "ResultConfirmed"
 ROUND_CLOSED = "RoundClosed"
 STAGE_ADVANCED = "StageAdvanced"
+FORBIDDEN_PAIR_ADDED = "ForbiddenPairAdded"
+FORBIDDEN_PAIR_REMOVED = "ForbiddenPairRemoved"
+ROUND_PAIRING_OVERRIDDEN = "RoundPairingOverridden"
 COMPETITION_FINISHED = "CompetitionFinished"
 ENTRY_LINK_ISSUED = "EntryLinkIssued"
 ENTRY_LINK_REVOKED = "EntryLinkRevoked"
@@ -89,6 +92,9 @@ SCHEMA_VERSIONS: dict[str, int] = {
     RESULT_CONFIRMED: 1,
     ROUND_CLOSED: 1,
     STAGE_ADVANCED: 1,
+    FORBIDDEN_PAIR_ADDED: 1,
+    FORBIDDEN_PAIR_REMOVED: 1,
+    ROUND_PAIRING_OVERRIDDEN: 1,
     COMPETITION_FINISHED: 1,
     ENTRY_LINK_ISSUED: 1,
     ENTRY_LINK_REVOKED: 1,
@@ -121,6 +127,9 @@ TYPED_FIELDS: dict[str, tuple[str, ...]] = {
     ENTRANT_WITHDRAWN: ("reason",),
     MATCH_FORFEITED: ("reason",),
     RESULT_CORRECTED: ("reason",),
+    FORBIDDEN_PAIR_ADDED: ("reason",),
+    FORBIDDEN_PAIR_REMOVED: ("reason",),
+    ROUND_PAIRING_OVERRIDDEN: ("reason",),
     LEAGUE_CREATED: ("name",),
 }
 
@@ -457,6 +466,40 @@ def stage_advanced(*, stage: int, entrants: Sequence[str], actor: Actor) -> NewE
     return _event(STAGE_ADVANCED, {"stage": stage, "entrants": list(entrants)}, actor)
 
 
+def forbidden_pair_added(
+    *, entrants: Sequence[str], organiser: int, reason: Typed, actor: Actor
+) -> NewEvent:
+    """Two entrants (ids, sorted) must not meet while a pairing without them exists."""
+    return _event(
+        FORBIDDEN_PAIR_ADDED,
+        {"entrants": list(entrants), "organiser": organiser, "reason": reason},
+        actor,
+    )
+
+
+def forbidden_pair_removed(
+    *, entrants: Sequence[str], organiser: int, reason: Typed, actor: Actor
+) -> NewEvent:
+    """The two entrants (ids, sorted) may meet again."""
+    return _event(
+        FORBIDDEN_PAIR_REMOVED,
+        {"entrants": list(entrants), "organiser": organiser, "reason": reason},
+        actor,
+    )
+
+
+def round_pairing_overridden(
+    *, round_number: int, pairing: Mapping[str, Any], organiser: int, reason: Typed, actor: Actor
+) -> NewEvent:
+    """The organiser's own pairing replaces round ``round_number``'s (before its tables
+    opened); the computed one stays in its ``RoundPaired`` and still verifies."""
+    return _event(
+        ROUND_PAIRING_OVERRIDDEN,
+        {"round": round_number, "pairing": dict(pairing), "organiser": organiser, "reason": reason},
+        actor,
+    )
+
+
 def competition_finished(*, order: Sequence[str], actor: Actor) -> NewEvent:
     return _event(COMPETITION_FINISHED, {"order": list(order)}, actor)
 
@@ -748,6 +791,22 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
     },
     (ROUND_CLOSED, 1): {"round": _at_least(1), "seed": _filled},
     (STAGE_ADVANCED, 1): {"stage": _at_least(1), "entrants": _list_of(_filled)},
+    (FORBIDDEN_PAIR_ADDED, 1): {
+        "entrants": _list_of(_filled, 2),
+        "organiser": _int,
+        "reason": _typed,
+    },
+    (FORBIDDEN_PAIR_REMOVED, 1): {
+        "entrants": _list_of(_filled, 2),
+        "organiser": _int,
+        "reason": _typed,
+    },
+    (ROUND_PAIRING_OVERRIDDEN, 1): {
+        "round": _at_least(1),
+        "pairing": _object,
+        "organiser": _int,
+        "reason": _typed_filled,
+    },
     (COMPETITION_FINISHED, 1): {"order": _list_of(_filled)},
     (ENTRY_LINK_ISSUED, 1): {"link_id": _filled, "digest": _digest},
     (ENTRY_LINK_REVOKED, 1): {"link_id": _filled},

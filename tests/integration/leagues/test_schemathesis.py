@@ -166,6 +166,13 @@ def pin(case: Any, world: dict[str, Any], data: st.DataObject) -> str:
         body["board"] = data.draw(st.integers(1, 3))
         if not {"points", "scoresheet", "forfeited_by"} & set(body):
             body["points"] = {"north_south": 120, "east_west": 40}
+    elif "/forbidden-pairs" in route and "entrants" in body:
+        # Two entrants kept apart already (to remove), or not yet (to add).
+        kept = sorted(load(cid).forbidden)
+        ids = world["entrants"][cid]
+        free = [(a, b) for a in ids for b in ids if a < b and (a, b) not in kept]
+        options = kept if route.endswith("/remove") and kept else free
+        body["entrants"] = list(data.draw(st.sampled_from(options)))
     elif route == "/api/competitions":
         for name in ("league_id", "organisers", "season", "division"):
             body.pop(name, None)

@@ -34,6 +34,8 @@ NOT_FOUND = {
     "unknown_league",
     "unknown_calendar",
     "not_in_competition",
+    "unknown_board",
+    "not_duplicate",
 }
 CONFLICT = {
     "round_not_closed",
@@ -59,6 +61,7 @@ CONFLICT = {
     "already_confirmed",
     "nothing_to_confirm",
     "played_after_withdrawal",
+    "board_open",
 }
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from leagues.core.duplicate.board_scoring import traveller
 from leagues.core.errors import LeagueError
+from leagues.domain import events as ev
 from leagues.domain.decisions.duplicate import (
     board_finished,
     duplicate_round,
@@ -167,3 +168,20 @@ def standings(competition_id: object, scale: str | None = None) -> dict[str, Any
         name = state.entrants[entrant].name if entrant in state.entrants else entrant
         rows.append({"place": place, "entrant": entrant, "name": name, **entry})
     return {"scale": chosen, "official": chosen == settings.scale, "rows": rows}
+
+
+def redacted_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A competition event's payload as the event admin may show it now: a board's par
+    (``BoardParComputed``) says how the board plays, so before the round's boards are
+    revealed only its round and board are shown (``eventstore.redaction``)."""
+    competition_id = ev.competition_id_of(stream_id)
+    if competition_id is None or type_ != ev.BOARD_PAR_COMPUTED:
+        return data
+    try:
+        found = load(competition_id).duplicate.get(int(data["round"]))
+    except (LeagueError, KeyError, TypeError, ValueError):
+        found = None
+    if found is not None and found.is_revealed:
+        return data
+    board = data.get("par", {}).get("board") if isinstance(data.get("par"), dict) else None
+    return {"round": data.get("round"), "board": board, "par": "hidden until revealed"}

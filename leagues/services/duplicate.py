@@ -75,18 +75,12 @@ def ready_rounds(competition_id: str, pending: Sequence[Any]) -> tuple[set[int],
     ready = set()
     for number in {row.round for row in pending}:
         tables = set(state.tables.get(number, {}))
-        done = {int(r["table"]) for r in state.duplicate.get(number, _EMPTY).results}
+        found = state.duplicate.get(number)
+        done = {int(r["table"]) for r in found.results} if found is not None else set()
         done |= {row.board for row in pending if row.round == number}
         if tables and tables <= done:
             ready.add(number)
     return ready, True
-
-
-class _Empty:
-    results: list[dict[str, Any]] = []
-
-
-_EMPTY: Any = _Empty()
 
 
 def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) -> None:

@@ -84,9 +84,9 @@ def ready_rounds(competition_id: str, pending: Sequence[Any]) -> tuple[set[int],
 
 
 def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) -> None:
-    """Every finished table of a duplicate round at once, in one transaction: its match
-    result, its boards' results, then ``BoardsRevealed``; after the commit the tables
-    reveal their seed. Idempotent (each step has its own command id)."""
+    """Every finished table of a duplicate round at once, in one transaction: its boards'
+    results, ``BoardsRevealed``, then the tables' match results; after the commit the
+    tables reveal their seed. Idempotent (each step has its own command id)."""
     round_seed = board_seed_of(competition_id, round_number)
     if round_seed is None:
         raise LeagueError("no_board_seed", f"Round {round_number}'s board seed is missing.")
@@ -133,11 +133,13 @@ def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) ->
             state, round_number=round_number, round_seed=round_seed, actor=DUPLICATE_ACTOR
         )
 
-    commands: list[tuple[str | None, Decide]] = []
-    for row in rows:
-        commands.append((f"table-result:{row.table_id}", match_result(row)))
-        commands.append((f"board-results:{row.table_id}", board_results(row)))
+    # The boards first and their reveal, then the match results (the last one closes the
+    # round, and may finish the competition).
+    commands: list[tuple[str | None, Decide]] = [
+        (f"board-results:{row.table_id}", board_results(row)) for row in rows
+    ]
     commands.append((f"boards-revealed:{round_number}", reveal))
+    commands += [(f"table-result:{row.table_id}", match_result(row)) for row in rows]
     outcomes = execute_each(
         competition_id,
         commands,

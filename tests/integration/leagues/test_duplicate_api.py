@@ -7,9 +7,11 @@ nothing but a lobby to a player seated in the round."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from eventstore.redaction import shown_data
@@ -97,6 +99,12 @@ def test_a_par_computed_during_the_round_is_shown_to_nobody() -> None:
         assert shown["par"] == "hidden until revealed" and "plays" not in str(shown)
     body = Client().get(f"/api/competitions/{cid}/rounds/1/boards").json()
     assert all(board["par"] is None for board in body["boards"])
+    # Nor can it be verified yet: verify_par says so and exits non-zero.
+    out = io.StringIO()
+    with pytest.raises(CommandError) as refused:
+        call_command("verify_par", cid, stdout=out)
+    assert "not revealed" in str(refused.value) and "\n" not in str(refused.value)
+    assert out.getvalue().count("MISMATCH") == 2
 
 
 def test_a_player_of_the_round_sees_only_the_lobby_of_another_table() -> None:

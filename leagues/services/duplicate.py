@@ -32,7 +32,7 @@ from games.services.actors import SystemActor
 from games.services.errors import CommandRejected
 from games.services.table_commands import RevealDeals
 from leagues.core.duplicate.boards import derive_board
-from leagues.core.duplicate.par import ParMethod, compute_par
+from leagues.core.duplicate.par import ParMethod, compute_par, verify_par
 from leagues.core.errors import LeagueError
 from leagues.domain.decisions import duplicate as dup
 from leagues.domain.decisions import results as result_rules
@@ -211,8 +211,6 @@ def compute_round_par(competition_id: str, round_number: int) -> int:
 def verify_competition_par(competition_id: str) -> list[dict[str, Any]]:
     """Recompute every recorded par from the revealed board seeds: one line per board,
     ``ok`` and the problem in words. A board not revealed yet cannot be checked."""
-    from leagues.core.duplicate.par import verify_par
-
     state = load(competition_id)
     dup.require_duplicate(state)
     assert state.settings is not None

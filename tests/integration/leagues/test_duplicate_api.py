@@ -59,6 +59,27 @@ def test_the_setting_is_refused_in_words_over_the_api() -> None:
     )
     assert answer.status_code == 400
     assert "boards" in answer.json()["message"].lower()
+    blind = client.post(
+        "/api/competitions",
+        {
+            "name": "Blind",
+            "rules": {"preset": "standard", "blind_nil": True},
+            "duplicate": {"boards_per_round": 2},
+        },
+        content_type="application/json",
+    )
+    assert blind.status_code == 400 and blind.json()["code"] == "bad_rules"
+    assert "0 to 0" in blind.json()["message"]
+    zero = client.post(
+        "/api/competitions",
+        {
+            "name": "Blind from level",
+            "rules": {"preset": "standard", "blind_nil": True, "blind_nil_min_deficit": 0},
+            "duplicate": {"boards_per_round": 2},
+        },
+        content_type="application/json",
+    )
+    assert zero.status_code == 201, zero.content
 
 
 def test_an_open_round_shows_nothing_of_its_boards() -> None:

@@ -37,6 +37,8 @@ NOT_FOUND = {
     "unknown_league",
     "unknown_calendar",
     "not_in_competition",
+    "unknown_board",
+    "not_duplicate",
 }
 CONFLICT = {
     "round_not_closed",
@@ -66,6 +68,7 @@ CONFLICT = {
     "not_forbidden",
     "round_has_results",
     "no_entry_link",
+    "board_open",
 }
 
 

@@ -52,7 +52,16 @@ from leagues.domain.league import (
     SeasonRequest,
 )
 from leagues.domain.parsing import MAX_NAME, MAX_REASON, MAX_USERNAME, known_fields
-from leagues.domain.settings import BOT_LEVELS, KINDS, KNOCKOUT_SEEDINGS, ROUND_ROBIN_ORDERS
+from leagues.domain.settings import (
+    BOT_LEVELS,
+    DUPLICATE_MOVEMENTS,
+    DUPLICATE_SCALES,
+    KINDS,
+    KNOCKOUT_SEEDINGS,
+    MAX_BOARDS_PER_ROUND,
+    MAX_PAR_PLAYS,
+    ROUND_ROBIN_ORDERS,
+)
 from services.api.serializers import StrictSerializer
 
 MAX_BOARD = 10_000
@@ -122,6 +131,15 @@ class MatchPointsSerializer(StrictSerializer):
     forfeit_loss = serializers.IntegerField(required=False, min_value=0, max_value=MAX_MATCH_POINTS)
 
 
+class DuplicateSerializer(StrictSerializer):
+    """A duplicate competition (docs/leagues.md, "Duplicate competitions")."""
+
+    boards_per_round = serializers.IntegerField(min_value=1, max_value=MAX_BOARDS_PER_ROUND)
+    movement = serializers.ChoiceField(choices=DUPLICATE_MOVEMENTS, required=False)
+    scale = serializers.ChoiceField(choices=DUPLICATE_SCALES, required=False)
+    par_plays = serializers.IntegerField(required=False, min_value=1, max_value=MAX_PAR_PLAYS)
+
+
 class CompetitionSpecSerializer(RequestSerializer):
     """``POST /api/competitions``: a tournament or season (docs/leagues.md, "Settings")."""
 
@@ -177,6 +195,11 @@ class CompetitionSpecSerializer(RequestSerializer):
     division = serializers.CharField(required=False, allow_null=True, max_length=MAX_LABEL)
     rules = RulesSpecField(required=False, help_text='A preset name or {"preset": NAME, ...}.')
     organisers = serializers.ListField(child=_user_id(), required=False, max_length=MAX_ORGANISERS)
+    duplicate = DuplicateSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Every table of a round deals the round's boards (null: not duplicate).",
+    )
 
 
 # ---------------------------------------------------------------- registration

@@ -37,8 +37,10 @@ from leagues.domain.decisions import (
 from leagues.domain.entrant_import import MAX_IMPORT_BYTES, ImportRefused
 from leagues.domain.league import LeagueSpec, SeasonRequest
 from leagues.domain.pools import parse_pool
+from leagues.domain.settings import DUPLICATE_SCALES
 from leagues.selectors import calendars, entry_links
 from leagues.selectors import competitions as reads
+from leagues.selectors import duplicate as duplicate_reads
 from leagues.services import (
     calendar_feeds,
     competitions,
@@ -870,3 +872,41 @@ class EntrantImportView(LeaguesView):
             ) from None
         body_out = {"imported": imported, "competition": reads.overview(state.competition_id)}
         return Response(body_out, status=201)
+
+
+# ---------------------------------------------------------------- duplicate
+
+
+@read(
+    "competition_duplicate",
+    "A duplicate competition: its standings by matchpoints or IMPs (`scale`: a what-if "
+    "on the other scale) over the revealed boards, and each round's boards.",
+    parameters=[OpenApiParameter("scale", str, enum=list(DUPLICATE_SCALES), required=False)],
+)
+class DuplicateView(LeaguesView):
+    def get_throttles(self) -> list[Any]:
+        return [WhatIfThrottle()] if "scale" in self.request.query_params else []
+
+    def get(self, request: Request, competition_id: str) -> Response:
+        answer = duplicate_reads.standings(competition_id, request.query_params.get("scale"))
+        return Response(answer)
+
+
+@read(
+    "competition_round_boards",
+    "A duplicate round's boards: number, dealer and commitment; once every table has "
+    "finished them and they are revealed, each board's seed, deck and par.",
+)
+class RoundBoardsView(LeaguesView):
+    def get(self, request: Request, competition_id: str, number: int) -> Response:
+        return Response(duplicate_reads.round_boards(competition_id, number))
+
+
+@read(
+    "competition_board_traveller",
+    "A board's traveller: every table's bids, tricks and score, matchpoints and IMPs, and "
+    "par (409 `board_open` while any table of the round may still play it).",
+)
+class TravellerView(LeaguesView):
+    def get(self, request: Request, competition_id: str, number: int, board: int) -> Response:
+        return Response(duplicate_reads.board_traveller(competition_id, number, board))

@@ -172,6 +172,34 @@ def _result(
 
 
 @dataclass(slots=True)
+class DuplicateRound:
+    """A duplicate round's boards as its events say: committed, results, par, revealed.
+
+    ``results`` and ``pars`` are folded as soon as they are recorded; what may be *shown*
+    of them before the boards are revealed is the selectors' business
+    (``leagues.selectors.duplicate``): nothing.
+    """
+
+    number: int
+    round_commitment: str
+    movement: str
+    boards: list[dict[str, Any]]
+    results: list[dict[str, Any]] = field(default_factory=list)
+    pars: dict[int, dict[str, Any]] = field(default_factory=dict)
+    par_versions: dict[int, str] = field(default_factory=dict)
+    round_seed: str | None = None
+    revealed: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def is_revealed(self) -> bool:
+        return self.round_seed is not None
+
+    @property
+    def board_numbers(self) -> list[int]:
+        return [int(board["board"]) for board in self.boards]
+
+
+@dataclass(slots=True)
 class CompetitionState:
     """Everything a competition's events say, as of ``version``."""
 
@@ -212,6 +240,8 @@ class CompetitionState:
     forbidden_at: dict[int, tuple[ForbiddenPair, ...]] = field(default_factory=dict)
     # round -> the organiser's override of its pairing (RoundPairingOverridden)
     overrides: dict[int, Override] = field(default_factory=dict)
+    # round -> its boards (a duplicate competition's rounds only)
+    duplicate: dict[int, DuplicateRound] = field(default_factory=dict)
     # The typed fields' texts (see the module); set before events that refer to new
     # texts are applied.
     texts: TextOf = unresolved
@@ -595,7 +625,39 @@ def _partnership_closed(
     state.open_partnerships.pop(str(event.data["partnership_id"]), None)
 
 
+def _boards_committed(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    data = event.data
+    number = int(data["round"])
+    state.duplicate[number] = DuplicateRound(
+        number=number,
+        round_commitment=str(data["round_commitment"]),
+        movement=str(data["movement"]),
+        boards=[dict(board) for board in data["boards"]],
+    )
+
+
+def _board_result(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    state.duplicate[int(event.data["round"])].results.append(dict(event.data))
+
+
+def _board_par(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    found = state.duplicate[int(event.data["round"])]
+    board = int(event.data["par"]["board"])
+    found.pars[board] = dict(event.data["par"])
+    found.par_versions[board] = str(event.data["bot_version"])
+
+
+def _boards_revealed(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    found = state.duplicate[int(event.data["round"])]
+    found.round_seed = str(event.data["round_seed"])
+    found.revealed = {int(board["board"]): dict(board) for board in event.data["boards"]}
+
+
 _HANDLERS = {
+    ev.BOARDS_COMMITTED: _boards_committed,
+    ev.BOARD_RESULT_RECORDED: _board_result,
+    ev.BOARD_PAR_COMPUTED: _board_par,
+    ev.BOARDS_REVEALED: _boards_revealed,
     ev.COMPETITION_CREATED: _created,
     ev.ENTRANT_REGISTERED: _registered,
     ev.ENTRANT_LATE_JOINED: _registered,

@@ -19,6 +19,7 @@ from django.test import Client
         ("/competitions/new/", "new.js"),
         (f"/competitions/{uuid.uuid4()}/", "page.js"),
         (f"/competitions/{uuid.uuid4()}/organise/", "organise.js"),
+        (f"/competitions/{uuid.uuid4()}/boards/", "boards.js"),
     ],
 )
 def test_competition_pages_serve_local_assets_only(path: str, script: str) -> None:

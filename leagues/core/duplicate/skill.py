@@ -22,6 +22,11 @@ The model: ``y = (mu_NS - mu_EW) - (sum over the other tables of mu_NS' - mu_EW'
     mu_NS += sigma_NS^2 / S * (y - predicted);   mu_EW -= sigma_EW^2 / S * (y - predicted)
     sigma^2 *= 1 - sigma^2 / S;   then sigma^2 += tau^2   (skill may drift)
 
+The platform rates players (``update_board_players``): a partnership's skill is the mean of
+its two players' (variance ``(sigma_a^2 + sigma_b^2) / 4``), and each player moves by their
+covariance with that mean (``sigma_a^2 / 2``) over ``S``; with one player a side it is the
+update above, to the bit.
+
 Predictions use the ratings as they stood before the board, so the order of a board's
 tables does not matter; boards are applied in the order played (round, board). Why not
 matchpoints: a matchpoint says who beat whom on the board but not by how much, and in a

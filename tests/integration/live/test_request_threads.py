@@ -1,8 +1,8 @@
 """The table API's requests do not queue behind one another in one web process
-(``services.http_threads``): while a command waits on PostgreSQL (its table's row locked by
-this test), the same daphne answers another table's read, and the waiting command then
-completes. Before, every sync view of a process ran in Django's one request thread, and
-the read queued behind the blocked command until it timed out.
+(``services.http_threads``: a pool of threads, each request whole in one): while a command
+waits on PostgreSQL (its table's row locked by this test), the same daphne answers another
+table's read, and the waiting command then completes once the lock is released. (Django's
+own ASGI handler, a new thread per request, passed this too; the pool must not lose it.)
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from rest_framework import serializers
 from accounts.deletion import PSEUDONYM_PREFIX, is_pseudonym
 from games.engine.seats import SEAT_NAMES
 from games.selectors.invitations import invitation_is_open
+from leagues.selectors.entry_links import link_is_open
 from services.api.errors import ApiProblem
 from services.api.serializers import StrictSerializer
 
@@ -34,6 +35,26 @@ class SignUpInvitationSerializer(StrictSerializer):
         return attrs
 
 
+class SignUpCompetitionLinkSerializer(StrictSerializer):
+    """The competition invitation a new player arrives with: the invitation link's
+    ``secret`` (``#link=``), or a partner link's ``partnership`` and ``secret``
+    (``?partner=...#partner=``). Signing up enters nobody: the landing page then
+    follows the link with the new account's token."""
+
+    competition = serializers.UUIDField()
+    secret = serializers.CharField(max_length=128, trim_whitespace=False)
+    partnership = serializers.CharField(max_length=64, required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not link_is_open(attrs["competition"], attrs["secret"], attrs.get("partnership")):
+            raise serializers.ValidationError(
+                "This competition invitation does not work any more (revoked, replaced, "
+                "used, or registration has closed); sign up without it.",
+                code="invitation_closed",
+            )
+        return attrs
+
+
 class RegistrationSerializer(StrictSerializer):
     """A new player's account; unknown fields (``is_staff``, a misspelt ``emial``) are refused."""
 
@@ -45,6 +66,7 @@ class RegistrationSerializer(StrictSerializer):
     )
     email = serializers.EmailField(required=False, allow_blank=True, default="")
     invitation = SignUpInvitationSerializer(required=False)
+    competition_link = SignUpCompetitionLinkSerializer(required=False)
 
     def validate_username(self, value: str) -> str:
         if is_pseudonym(value):
@@ -57,6 +79,11 @@ class RegistrationSerializer(StrictSerializer):
         return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "invitation" in attrs and "competition_link" in attrs:
+            raise serializers.ValidationError(
+                "Bring one invitation: a seat's or a competition's, not both.",
+                code="two_invitations",
+            )
         candidate = get_user_model()(username=attrs["username"], email=attrs.get("email", ""))
         try:
             password_validation.validate_password(attrs["password"], user=candidate)

@@ -34,6 +34,7 @@ from accounts.serializers import (
 from accounts.streaming import streamed
 from accounts.tokens import revoke_token
 from games.selectors.invitations import invitation_is_open
+from leagues.selectors.entry_links import link_is_open
 from services.api.errors import ApiProblem, ProblemHandlingMixin
 from services.api.schema import PROBLEM
 from services.api.throttles import (
@@ -65,10 +66,16 @@ class RegisterView(ProblemHandlingMixin, APIView):
         # signing its invited players up from one network is not stopped at the plain
         # limit. Checked before the body is validated (throttles run first); a bad
         # invitation counts as a plain sign-up and is refused by the serializer.
+        # A competition's invitation link (or a partner link) counts the same way.
         data: Any = self.request.data
         invitation = data.get("invitation") if isinstance(data, dict) else None
         if isinstance(invitation, dict) and invitation_is_open(
             invitation.get("table"), invitation.get("seat"), invitation.get("secret")
+        ):
+            return [InvitedRegistrationThrottle()]
+        link = data.get("competition_link") if isinstance(data, dict) else None
+        if isinstance(link, dict) and link_is_open(
+            link.get("competition"), link.get("secret"), link.get("partnership")
         ):
             return [InvitedRegistrationThrottle()]
         return [RegistrationThrottle()]
@@ -82,7 +89,8 @@ class RegisterView(ProblemHandlingMixin, APIView):
     def post(self, request: Request) -> Response:
         serializer = RegistrationSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        fields = {k: v for k, v in serializer.validated_data.items() if k != "invitation"}
+        invitations = ("invitation", "competition_link")
+        fields = {k: v for k, v in serializer.validated_data.items() if k not in invitations}
         registration = register_player(**fields)
         body = {"token": registration.token, "user": UserSerializer(registration.user).data}
         return Response(body, status=status.HTTP_201_CREATED)

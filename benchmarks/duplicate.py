@@ -1,7 +1,8 @@
 """Duplicate Spades: par's cost, the luck duplicate removes, how fast skill shows.
 
 Run ``python -m benchmarks.duplicate [--boards N] [--hard-budget N] [--seasons N]
-[--max-boards N] [--par-boards N] [--workers W] [--seed S]``; prints one JSON object.
+[--max-boards N] [--par-boards N] [--workers W] [--seed S] [--pool-file F]
+[--skill-tau T] [--variance-boards N]``; prints one JSON object.
 
 1. **A pool of boards** (``--boards``, default 24), each played by the bots at every
    ordered pair of levels Easy, Normal and Hard (9 tables a board, one hand each, the
@@ -21,11 +22,21 @@ Run ``python -m benchmarks.duplicate [--boards N] [--hard-budget N] [--seasons N
    (its two partnerships' mu) is Hard > Normal > Easy. ``boards_to_order_levels`` is, per
    rating, the smallest season length of the grid at which at least 95% of ``--seasons``
    seasons order the levels correctly (null: not within ``--max-boards``).
-3. **variance_ratio**: over every table of the pool's Mitchell seatings, the variance of a
-   partnership's result against the field (net minus the datum of the other tables) over
-   the variance of its raw net: the share of the variance that duplicate leaves.
-   ``variance_ratio_nine_tables`` does the same with every board's nine tables as the
-   field (a larger field's datum is itself less noisy).
+3. **variance_ratio** (the issue's definition: the variance of a table's net against the
+   field, i.e. net minus the datum, the average net of the *other* tables that held the
+   board in the same direction, over the variance of its raw net): over a separate field
+   of ``--variance-boards`` boards (default 480, the issue asks at least 400), each played
+   at four tables, North-South Normal, Normal, Easy, Easy against East-West Normal,
+   Easy, Normal, Easy (mixed levels; Easy and Normal cost milliseconds a hand, so 480
+   boards take a minute or two where Hard would take an hour). With it: ``cards_share``
+   (the intraclass correlation of the nets by board: what the tables holding the same
+   cards share), ``variance_ratio_floor_infinite_field`` (``1 - cards_share``, the ratio
+   an infinitely large field of these partnerships would give) and ``play_noise_share``
+   (each level replaying a board four-handed with other seeds: the share of the variance
+   inside a board; Easy and Normal turn out deterministic, 0). From the pool, with Hard:
+   ``variance_ratio_with_hard`` (its Mitchell seatings, 3 tables a board),
+   ``..._nine_tables`` (the nine tables of a board as the field) and
+   ``hard_play_noise_share`` (Hard's par plays of the same board with other seeds).
 4. **par_boards_per_second**: par as the platform computes it (``par.PAR_METHOD``: Hard
    ``hard-2`` at its full budget with no clock guard, its documented number of plays) on
    one process, over ``--par-boards`` boards.
@@ -68,7 +79,7 @@ ROUND_BOARDS = 4
 SESSION_BOARDS = TABLES * ROUND_BOARDS
 # Slots 1-3 sit North-South first, 4-6 East-West (movements.mitchell); a level in each.
 SLOT_LEVEL = {1: "hard", 2: "normal", 3: "easy", 4: "hard", 5: "normal", 6: "easy"}
-GRID = (12, 24, 36, 48, 72, 96, 144, 192, 288, 384, 576, 768, 1152)
+GRID = (12, 24, 36, 48, 72, 96, 144, 192, 288, 384, 576, 768, 1152, 1536, 2304, 3072, 4608)
 
 _hard_budget = 2000
 _pool_par_plays = 2
@@ -100,19 +111,23 @@ def pool_board(job: tuple[str, int]) -> dict[str, Any]:
         played = play_deal(RULES, board.hands, board.dealer, strategies, base)
         nets[(ns, ew)] = score_board(RULES, played.bids, played.blind, played.tricks_won).net
     hard = _strategy("hard")
-    par_total = Fraction(0)
+    par_nets = []
     for play in range(1, _pool_par_plays + 1):
         played = play_deal(
             RULES, board.hands, board.dealer, [hard] * 4, play_seed(board.seed, play)
         )
-        par_total += score_board(RULES, played.bids, played.blind, played.tricks_won).net
-    return {"nets": nets, "par": par_total / _pool_par_plays}
+        par_nets.append(score_board(RULES, played.bids, played.blind, played.tricks_won).net)
+    return {"nets": nets, "par": Fraction(sum(par_nets), len(par_nets)), "par_nets": par_nets}
 
 
 def save_pool(path: str, pool: Sequence[dict[str, Any]]) -> None:
     """The pool as JSON (nets by "ns-ew", par as a fraction's text), to rerun the seasons."""
     document = [
-        {"nets": {f"{ns}-{ew}": net for (ns, ew), net in p["nets"].items()}, "par": str(p["par"])}
+        {
+            "nets": {f"{ns}-{ew}": net for (ns, ew), net in p["nets"].items()},
+            "par": str(p["par"]),
+            "par_nets": p["par_nets"],
+        }
         for p in pool
     ]
     with open(path, "w") as file:
@@ -126,6 +141,7 @@ def load_pool(path: str) -> list[dict[str, Any]]:
         {
             "nets": {tuple(key.split("-")): net for key, net in p["nets"].items()},
             "par": Fraction(p["par"]),
+            "par_nets": p.get("par_nets", []),
         }
         for p in document
     ]
@@ -146,13 +162,14 @@ def build_pool(
 SESSION = mitchell(TABLES, SESSION_BOARDS, arrow_switch=True)
 
 
-def season(
+def season_detail(
     pool: Sequence[dict[str, Any]],
     boards: int,
     rng: random.Random,
     model: SkillModel = DEFAULT_MODEL,
-) -> tuple[bool, bool]:
-    """One season of ``boards`` boards; whether each rating orders the levels."""
+) -> tuple[tuple[bool, bool], tuple[bool, bool]]:
+    """One season of ``boards`` boards; per rating (duplicate skill, openskill), whether
+    it puts Hard above Normal and Normal above Easy."""
     skill_boards = []
     matches: list[RatedMatch] = []
     for session in range(boards // SESSION_BOARDS):
@@ -183,11 +200,11 @@ def season(
     skill = rate(skill_boards, model)
     players = openskill_rate(matches)
 
-    def ordered(value: dict[int, float]) -> bool:
+    def ordered(value: dict[int, float]) -> tuple[bool, bool]:
         level = {name: 0.0 for name in LEVELS}
         for slot, rating in value.items():
             level[SLOT_LEVEL[slot]] += rating
-        return level["hard"] > level["normal"] > level["easy"]
+        return level["hard"] > level["normal"], level["normal"] > level["easy"]
 
     skill_ok = ordered({slot: skill[str(slot)].mu for slot in SLOT_LEVEL})
     open_ok = ordered(
@@ -196,28 +213,71 @@ def season(
     return skill_ok, open_ok
 
 
+def season(
+    pool: Sequence[dict[str, Any]],
+    boards: int,
+    rng: random.Random,
+    model: SkillModel = DEFAULT_MODEL,
+) -> tuple[bool, bool]:
+    """One season of ``boards`` boards; whether each rating orders the levels."""
+    skill_ok, open_ok = season_detail(pool, boards, rng, model)
+    return all(skill_ok), all(open_ok)
+
+
 def boards_to_order(
     pool: Sequence[dict[str, Any]],
     seasons: int,
     max_boards: int,
     seed: str,
     model: SkillModel = DEFAULT_MODEL,
+    pairwise: dict[str, dict[str, Any]] | None = None,
 ) -> tuple[dict[str, int | None], dict[str, dict[int, float]]]:
+    """Per rating, the shortest season of the grid in which at least 95% of the seasons
+    order the three levels, and the share at every length tried. ``pairwise``, when
+    given, is filled with the same for each adjacent pair of levels (Hard above Normal,
+    Normal above Easy): where the ordering fails, which pair is the hard one."""
     needed: dict[str, int | None] = {"duplicate_skill": None, "openskill_matches": None}
     shares: dict[str, dict[int, float]] = {"duplicate_skill": {}, "openskill_matches": {}}
     for boards in (b for b in GRID if b <= max_boards):
-        rng = random.Random(f"{seed}|{boards}")
-        right = [0, 0]
-        for _ in range(seasons):
-            for index, ok in enumerate(season(pool, boards, rng, model)):
-                right[index] += ok
-        for name, count in zip(needed, right, strict=True):
+        counts = _season_counts(pool, boards, seasons, seed, model)
+        for name in needed:
+            for pair in COMPARISONS[:2] if pairwise is not None else ():
+                assert pairwise is not None
+                entry = pairwise.setdefault(name, {}).setdefault(
+                    pair, {"boards": None, "shares": {}}
+                )
+                entry["shares"][str(boards)] = round(counts[name][pair] / seasons, 3)
+                if entry["boards"] is None and counts[name][pair] >= 0.95 * seasons:
+                    entry["boards"] = boards
+            count = counts[name]["ordered"]
             shares[name][boards] = round(count / seasons, 3)
             if needed[name] is None and count >= 0.95 * seasons:
                 needed[name] = boards
         if all(value is not None for value in needed.values()):
             break
     return needed, shares
+
+
+COMPARISONS = ("hard>normal", "normal>easy", "ordered")
+
+
+def _season_counts(
+    pool: Sequence[dict[str, Any]], boards: int, seasons: int, seed: str, model: SkillModel
+) -> dict[str, dict[str, int]]:
+    """Per rating, in how many of ``seasons`` seasons of ``boards`` boards each
+    comparison came out right (the seasons are the same for every caller)."""
+    rng = random.Random(f"{seed}|{boards}")
+    counts = {
+        name: dict.fromkeys(COMPARISONS, 0) for name in ("duplicate_skill", "openskill_matches")
+    }
+    for _ in range(seasons):
+        for name, (above_normal, above_easy) in zip(
+            counts, season_detail(pool, boards, rng, model), strict=True
+        ):
+            counts[name]["hard>normal"] += above_normal
+            counts[name]["normal>easy"] += above_easy
+            counts[name]["ordered"] += above_normal and above_easy
+    return counts
 
 
 def variance_ratio(pool: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -249,12 +309,123 @@ def variance_ratio(pool: Sequence[dict[str, Any]]) -> dict[str, Any]:
             wide_raw.append(float(net))
             wide_against.append(float(net - datum))
     return {
+        "variance_ratio_with_hard": round(_variance(against) / _variance(raw), 3),
+        "variance_ratio_with_hard_nine_tables": round(
+            _variance(wide_against) / _variance(wide_raw), 3
+        ),
+        "with_hard_boards": len(pool),
+        "with_hard_raw_sd": round(math.sqrt(_variance(raw)), 1),
+        "with_hard_against_field_sd": round(math.sqrt(_variance(against)), 1),
+        "hard_play_noise_share": hard_noise(pool),
+    }
+
+
+FIELD_LEVELS = ("normal", "easy")
+FIELD_PAIRS = [(ns, ew) for ns in FIELD_LEVELS for ew in FIELD_LEVELS]
+
+
+def field_board(job: tuple[str, int]) -> dict[str, Any]:
+    """One board of the variance field: its net at every ordered pair of Normal and Easy
+    (4 tables), and the same tables replayed with other decision seeds (play noise)."""
+    seed, index = job
+    round_seed = f"duplicate-field-{seed}-{index // MAX_BOARDS}"
+    number = index % MAX_BOARDS + 1
+    board = derive_board(board_seed(round_seed, number), number)
+    nets: dict[str, list[int]] = {}
+    for ns, ew in FIELD_PAIRS:
+        strategies = [get_strategy(ns), get_strategy(ew)] * 2
+        nets[f"{ns}-{ew}"] = []
+        for replay in range(2):
+            base = int.from_bytes(
+                hashlib.sha256(f"{board.seed}|{ns}|{ew}|{replay}".encode()).digest()[:8], "big"
+            )
+            played = play_deal(RULES, board.hands, board.dealer, strategies, base)
+            score = score_board(RULES, played.bids, played.blind, played.tricks_won)
+            nets[f"{ns}-{ew}"].append(score.net)
+    return nets
+
+
+def build_field(seed: str, boards: int, workers: int) -> list[dict[str, list[int]]]:
+    jobs = [(seed, index) for index in range(boards)]
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return pool.map(field_board, jobs, chunksize=16)
+    return [field_board(job) for job in jobs]
+
+
+def luck_report(field: Sequence[dict[str, list[int]]]) -> dict[str, Any]:
+    """The issue's variance ratio over the field (every table of a board against the other
+    tables that held it North-South), and where the variance comes from.
+
+    ``cards_share``: the share of the nets' variance the board itself explains, i.e. what
+    the tables holding the same cards have in common (the intraclass correlation of a
+    one-way analysis of variance by board). An infinitely large field's datum is the
+    board's mean, so ``1 - cards_share`` is the lowest variance ratio any field of these
+    partnerships can give; a field of n tables gives about ``(1 - cards_share) n/(n-1)``.
+    ``play_noise_share``:
+    the within-board share when the same four players replay the board with other seeds.
+    """
+    tables = [[nets[f"{ns}-{ew}"][0] for ns, ew in FIELD_PAIRS] for nets in field]
+    raw: list[float] = []
+    against: list[float] = []
+    within: list[float] = []
+    for nets in tables:
+        mean = sum(nets) / len(nets)
+        for net, datum in zip(nets, datums(nets), strict=True):
+            assert datum is not None
+            raw.append(float(net))
+            against.append(float(net - datum))
+            within.append(float(net) - mean)
+    # One-way analysis of variance by board: the cards' component is what the tables of a
+    # board share beyond what k independent tables' mean would show by chance.
+    k = len(FIELD_PAIRS)
+    within_square = sum(x * x for x in within) / (len(tables) * (k - 1))
+    board_means = [sum(nets) / k for nets in tables]
+    cards = max(0.0, _variance(board_means) - within_square / k)
+    noise = {}
+    for level in FIELD_LEVELS:
+        plays = [nets[f"{level}-{level}"] for nets in field]
+        spread = _population_variance([float(x) for pair in plays for x in pair])
+        inside = sum((a - b) ** 2 / 4 for a, b in plays) / len(plays)
+        noise[level] = round(inside / spread, 3) if spread else None
+    return {
         "variance_ratio": round(_variance(against) / _variance(raw), 3),
-        "variance_ratio_nine_tables": round(_variance(wide_against) / _variance(wide_raw), 3),
-        "tables": len(raw),
+        "variance_boards": len(field),
+        "variance_field": "4 tables a board: North-South Normal, Normal, Easy, Easy "
+        "against East-West Normal, Easy, Normal, Easy",
         "raw_sd": round(math.sqrt(_variance(raw)), 1),
         "against_field_sd": round(math.sqrt(_variance(against)), 1),
+        "cards_share": round(cards / (cards + within_square), 3),
+        "variance_ratio_floor_infinite_field": round(within_square / (cards + within_square), 3),
+        "play_noise_share": noise,
+        "net_correlation_normal_vs_easy_tables": round(
+            _correlation([float(nets[0]) for nets in tables], [float(nets[3]) for nets in tables]),
+            3,
+        ),
     }
+
+
+def hard_noise(pool: Sequence[dict[str, Any]]) -> float | None:
+    """Hard's play noise: the within-board share of the variance of its par plays (four
+    Hard players, the same board, other seeds)."""
+    plays = [p["par_nets"] for p in pool if len(p.get("par_nets", [])) >= 2]
+    if not plays:
+        return None
+    flat = [float(x) for nets in plays for x in nets]
+    inside = sum(_population_variance([float(x) for x in nets]) for nets in plays) / len(plays)
+    spread = _population_variance(flat)
+    return round(inside / spread, 3) if spread else None
+
+
+def _population_variance(values: Sequence[float]) -> float:
+    mean = sum(values) / len(values)
+    return sum((v - mean) ** 2 for v in values) / len(values)
+
+
+def _correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    return cov / math.sqrt(sum((x - mx) ** 2 for x in xs) * sum((y - my) ** 2 for y in ys))
 
 
 def _variance(values: Sequence[float]) -> float:
@@ -294,15 +465,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--pool-file", help="read the pool from this JSON file if it exists, else save it there"
     )
     parser.add_argument("--skill-tau", type=float, default=DEFAULT_MODEL.tau)
+    parser.add_argument(
+        "--variance-boards", type=int, default=480, help="boards of the Easy/Normal field"
+    )
     args = parser.parse_args(argv)
     limits = {
         "boards": (3, 4096),
         "hard_budget": (100, 100_000),
         "pool_par_plays": (1, 64),
         "seasons": (20, 10_000),
-        "max_boards": (12, 1152),
+        "max_boards": (12, GRID[-1]),
         "par_boards": (0, 64),
         "workers": (1, 64),
+        "variance_boards": (20, 100_000),
     }
     for name, (low, high) in limits.items():
         if not low <= getattr(args, name) <= high:
@@ -320,13 +495,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.pool_file:
             save_pool(args.pool_file, pool)
     pool_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    luck = luck_report(build_field(args.seed, args.variance_boards, args.workers))
+    field_seconds = time.perf_counter() - started
     model = SkillModel(tau=args.skill_tau)
     started = time.perf_counter()
-    needed, shares = boards_to_order(pool, args.seasons, args.max_boards, args.seed, model)
+    pairwise: dict[str, dict[str, Any]] = {}
+    needed, shares = boards_to_order(
+        pool, args.seasons, args.max_boards, args.seed, model, pairwise
+    )
     season_seconds = time.perf_counter() - started
     report: dict[str, Any] = {
         "boards_to_order_levels": needed,
         "share_ordered": {name: {str(k): v for k, v in by.items()} for name, by in shares.items()},
+        "boards_to_separate_pairs": pairwise,
+        **luck,
+        "variance_seconds": round(field_seconds, 1),
         **variance_ratio(pool),
         "mean_net_by_pair": {
             f"{ns}-{ew}": round(sum(p["nets"][(ns, ew)] for p in pool) / len(pool), 1)

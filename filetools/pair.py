@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from leagues.core.commitment import SEED_PATTERN, new_seed
 from leagues.core.competition import pair_next_round
+from leagues.core.duplicate.session import pair_next_duplicate_round
 from leagues.core.errors import LeagueError
 
 from .competition_input import competition_refusal, read_competition_file
@@ -28,6 +29,17 @@ def run(options: Mapping[str, Any], stdin: TextIO, width: int | None) -> str:
         raise ToolError("--seed: a seed is 1 to 128 characters of A-Z, a-z, 0-9, _ and -.")
     competition = read_competition_file(options["file"])
     seed = seed or new_seed()
+    if competition.duplicate is not None:
+        try:
+            following = pair_next_duplicate_round(
+                competition.duplicate,
+                [e.id for e in competition.entrants],
+                competition.settings.lots_seed,
+                seed,
+            )
+        except LeagueError as error:
+            raise competition_refusal(options["file"], error) from None
+        return json.dumps(following.as_dict(), indent=2) + "\n"
     try:
         paired = pair_next_round(competition, seed)
     except LeagueError as error:

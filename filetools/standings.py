@@ -8,6 +8,13 @@ from argparse import ArgumentParser
 from collections.abc import Mapping
 from typing import Any, TextIO
 
+from leagues.core.competition import Competition
+from leagues.core.duplicate.session import (
+    SCALES,
+    DuplicateStandings,
+    duplicate_standings,
+    travellers,
+)
 from leagues.core.errors import LeagueError
 from leagues.core.standings import Standings
 
@@ -20,6 +27,11 @@ def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="competition file (the JSON export)")
     parser.add_argument("--tiebreaks", help="comma-separated tie-break order")
     parser.add_argument("--format", choices=("json", "table"), default="table")
+    parser.add_argument(
+        "--scale",
+        choices=SCALES,
+        help="a duplicate competition's scale (default: the one the file pins): what-if",
+    )
 
 
 def run(options: Mapping[str, Any], stdin: TextIO, width: int | None) -> str:
@@ -27,6 +39,10 @@ def run(options: Mapping[str, Any], stdin: TextIO, width: int | None) -> str:
     tiebreaks = None
     if options.get("tiebreaks") is not None:
         tiebreaks = [t for t in options["tiebreaks"].split(",") if t]
+    if competition.duplicate is not None:
+        return duplicate_text(competition, options, tiebreaks)
+    if options.get("scale") is not None:
+        raise ToolError("--scale: only a duplicate competition has a scale.")
     try:
         standings = competition.standings(tiebreaks)
     except LeagueError as error:
@@ -54,6 +70,42 @@ def table_text(standings: Standings) -> str:
                 f" {'-' if values[name] is None else values[name]:>{width[name]}}" for name in shown
             )
             + ("  (withdrawn)" if row.withdrawn else "")
+        )
+    return "".join(f"{line}\n" for line in lines)
+
+
+def duplicate_text(
+    competition: Competition, options: Mapping[str, Any], tiebreaks: list[str] | None
+) -> str:
+    """A duplicate competition's standings (and, as JSON, every board's traveller)."""
+    state = competition.duplicate
+    assert state is not None
+    try:
+        standings = duplicate_standings(
+            state,
+            [e.id for e in competition.entrants],
+            competition.settings.lots_seed,
+            options.get("scale"),
+            tiebreaks,
+        )
+    except LeagueError as error:
+        raise ToolError(f"--tiebreaks: {error.message}") from None
+    if options["format"] == "json":
+        document = {**standings.as_dict(), "travellers": travellers(state)}
+        return json.dumps(document, indent=2) + "\n"
+    return duplicate_table_text(standings)
+
+
+def duplicate_table_text(standings: DuplicateStandings) -> str:
+    """Every figure a tie-break reads is a column (matchpoints, IMPs, tops)."""
+    lines = [
+        f"{'#':>3}  {'entrant':<24} {'field':<11} {'boards':>6} {'MP':>5} {'%':>6} "
+        f"{'IMPs':>5} {'tops':>4}"
+    ]
+    for row in standings.rows:
+        lines.append(
+            f"{row.rank:>3}  {row.entrant:<24} {row.field:<11} {row.boards:>6} "
+            f"{row.matchpoints:>5} {float(row.percent):>6.2f} {row.imps:>5} {row.tops:>4}"
         )
     return "".join(f"{line}\n" for line in lines)
 

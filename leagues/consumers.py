@@ -14,6 +14,8 @@ Public read, like the REST standings: anonymous connections are welcome. Protoco
   ``settings.WS_SAFETY_SWEEP_SECONDS``, one query for the versions of every competition
   its sockets follow, however many) sends the newer document to a connection behind it,
   like the table's socket. Nothing polls per connection.
+- When a started round's tables all exist (they are created after ``RoundStarted``),
+  ``{"type": "tables", "round": N}``: a page opens the boards it showed as being set up.
 - The server reads nothing from the client; anything sent gets ``{"type": "error"}``.
 - An unknown competition: an error message, then close code 4404.
 - It counts under the same cap as the table sockets (``games.live.connection_limits``: one
@@ -89,6 +91,12 @@ class CompetitionConsumer(LiveSocket):
         version = message.get("version")
         if isinstance(version, int) and self.is_behind(version):
             await self.send_standings(at_least=version)
+
+    async def tables_opened(self, message: dict[str, Any]) -> None:
+        """Group notice from ``start_round``: the round's tables all exist now."""
+        number = message.get("round")
+        if isinstance(number, int):
+            await self.send_json({"type": "tables", "round": number})
 
     async def resync(self, version: int) -> None:
         if self.is_behind(version):

@@ -162,3 +162,24 @@ class CalendarFeed(models.Model):
 
     def __str__(self) -> str:
         return f"calendar feed of user {self.user_id}"
+
+
+class EntryLinkSecret(models.Model):
+    """The secret of a live link into a competition: its invitation link (``link_id``
+    the ``EntryLinkIssued``'s) or a player's partner link (``link_id`` the
+    ``PartnershipOpened``'s partnership id, ``player`` whose it is).
+
+    The stream keeps only the digest (its events are public to auditors); this row lets
+    the organiser, or the player, see the link again. Written in the transaction of its
+    event, deleted when the link is revoked, replaced or used up. Read by nobody but the
+    organisers and that player (``leagues.selectors.entry_links``).
+    """
+
+    competition_id = models.UUIDField(db_index=True)
+    link_id = models.CharField(max_length=64, unique=True)
+    player = models.CharField(max_length=32, blank=True, default="")
+    secret = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"link {self.link_id} of competition {self.competition_id}"

@@ -111,6 +111,23 @@ def _announce(changed: dict[str, int]) -> None:
             logger.warning("standings push for %s failed", competition_id, exc_info=True)
 
 
+def announce_tables(competition_id: str, round_number: int) -> None:
+    """Tell the competition's sockets that a started round's tables all exist now (its
+    pages open their boards; a table's creation moves no competition version)."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            group_name(competition_id), {"type": "tables.opened", "round": round_number}
+        )
+    except Exception:  # a push is a courtesy: the next version's refresh opens them too
+        logger.warning("tables push for %s failed", competition_id, exc_info=True)
+
+
 # An upsert that never moves a row back (a rebuild, or a second projector process behind
 # the first, leaves a newer row alone). RETURNING: the rows that changed (only those are
 # pushed).

@@ -22,3 +22,10 @@ class CompetitionOrganiseView(TemplateView):
 
 class CompetitionNewView(TemplateView):
     template_name = "web/competition_new.html"
+
+
+class CompetitionJoinView(TemplateView):
+    """The landing page of the invitation link and of a partner link (their secrets are
+    in the URL fragment: the server never sees them)."""
+
+    template_name = "web/competition_join.html"

@@ -10,6 +10,7 @@ from web.account import (
     PasswordResetSentPage,
 )
 from web.competitions import (
+    CompetitionJoinView,
     CompetitionListView,
     CompetitionNewView,
     CompetitionOrganiseView,
@@ -39,6 +40,11 @@ urlpatterns = [
         "competitions/<uuid:competition_id>/organise/",
         CompetitionOrganiseView.as_view(),
         name="web-competition-organise",
+    ),
+    path(
+        "competitions/<uuid:competition_id>/join/",
+        CompetitionJoinView.as_view(),
+        name="web-competition-join",
     ),
     path("leagues/", LeagueListView.as_view(), name="web-leagues"),
     path("leagues/<uuid:league_id>/", LeaguePageView.as_view(), name="web-league"),

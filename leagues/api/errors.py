@@ -15,6 +15,8 @@ FORBIDDEN = {
     "not_league_organiser",
     "not_invited",
     "not_in_match",
+    "entry_link_closed",
+    "partner_link_closed",
 }
 UNAUTHENTICATED = {"not_signed_in"}
 # The quotas (leagues.services.quotas): 429, as the tables' quotas answer.
@@ -59,6 +61,7 @@ CONFLICT = {
     "already_confirmed",
     "nothing_to_confirm",
     "played_after_withdrawal",
+    "no_entry_link",
 }
 
 

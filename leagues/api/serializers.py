@@ -25,6 +25,7 @@ from leagues.domain.decisions import (
     CompetitionSpec,
     CorrectionRequest,
     EntrantRequest,
+    LinkSecretRequest,
     PairRequest,
     ProposalRequest,
     ReasonRequest,
@@ -226,6 +227,14 @@ class ReasonRequestSerializer(RequestSerializer):
     parser = ReasonRequest.parse
 
     reason = serializers.CharField(required=False, allow_blank=True, max_length=MAX_REASON)
+
+
+class LinkSecretRequestSerializer(RequestSerializer):
+    parser = LinkSecretRequest.parse
+
+    secret = serializers.CharField(
+        max_length=128, help_text="The text after '#link=' or '#partner='."
+    )
 
 
 # ---------------------------------------------------------------- rounds and results

@@ -27,6 +27,7 @@ from leagues.domain.decisions import (
     CorrectionRequest,
     EntrantRequest,
     ForfeitRequest,
+    LinkSecretRequest,
     ProposalRequest,
     ReasonRequest,
     SubstitutionRequest,
@@ -34,7 +35,7 @@ from leagues.domain.decisions import (
 from leagues.domain.entrant_import import MAX_IMPORT_BYTES, ImportRefused
 from leagues.domain.league import LeagueSpec, SeasonRequest
 from leagues.domain.pools import parse_pool
-from leagues.selectors import calendars
+from leagues.selectors import calendars, entry_links
 from leagues.selectors import competitions as reads
 from leagues.services import (
     calendar_feeds,
@@ -42,6 +43,9 @@ from leagues.services import (
     entrant_import,
     registration,
     results,
+)
+from leagues.services import (
+    entry_links as entry_link_cmds,
 )
 from leagues.services import leagues as league_cmds
 from leagues.services.presence import arrive
@@ -300,6 +304,91 @@ class ConfirmView(CommandView):
 
 
 @extend_schema_view(
+    get=_read(
+        "competition_entry_link",
+        "The competition's live invitation link (`link`: `secret` and `path`, null when "
+        "there is none) and how many players wait for a partner; for its organisers.",
+        errors={**READ_ERRORS, 401: PROBLEM, 403: PROBLEM},
+    ),
+    post=_write(
+        "competition_entry_link_issue",
+        bodies.EmptySerializer,
+        "Issue the invitation link (again: the old one stops working).",
+    ),
+)
+class EntryLinkView(LeaguesView):
+    def get(self, request: Request, competition_id: str) -> Response:
+        return _no_store(Response(entry_links.entry_link(request.user, competition_id)))
+
+    def post(self, request: Request, competition_id: str) -> Response:
+        bodies.EmptySerializer.parse(request.data)
+        entry_link_cmds.issue_link(request.user, competition_id)
+        answer = Response(entry_links.entry_link(request.user, competition_id), status=201)
+        return _no_store(answer)
+
+
+def _no_store(response: Response) -> Response:
+    """A link's secret is in the answer: no cache keeps it."""
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@write("competition_entry_link_revoke", "The invitation link stops working.")
+class RevokeEntryLinkView(CommandView):
+    def run(self, user: Any, body: None, competition_id: str) -> Any:
+        return entry_link_cmds.revoke_link(user, competition_id)
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return {"link": None}
+
+
+@write(
+    "competition_entry_link_join",
+    "The signed-in player follows the invitation link (`secret`: the text after `#link=`): "
+    "they are in, as first player of a partnership waiting for a partner; answers their "
+    "partner link (`partner_link`: `secret` and `path`) to send to that partner.",
+)
+class EnterByLinkView(CommandView):
+    body = bodies.LinkSecretRequestSerializer
+    creates = True
+
+    def run(self, user: Any, body: LinkSecretRequest, competition_id: str) -> Any:
+        return entry_link_cmds.enter_by_link(user, competition_id, body.secret)
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return entry_links.partner_link(self.request.user, path["competition_id"])
+
+
+@read(
+    "competition_my_place",
+    "The signed-in player's place: `partner_link` while they wait for a partner, "
+    "`entrant_id` once entered or invited (both null: not in the competition).",
+    errors={**READ_ERRORS, 401: PROBLEM},
+)
+class MyPlaceView(LeaguesView):
+    def get(self, request: Request, competition_id: str) -> Response:
+        return _no_store(Response(entry_links.partner_link(request.user, competition_id)))
+
+
+@write(
+    "competition_partnership_join",
+    "The signed-in player follows a partner link (`secret`: the text after `#partner=`): "
+    "they become the partnership's second player and it is entered.",
+)
+class JoinPartnerView(CommandView):
+    body = bodies.LinkSecretRequestSerializer
+    creates = True
+
+    def run(
+        self, user: Any, body: LinkSecretRequest, competition_id: str, partnership_id: str
+    ) -> Any:
+        return entry_link_cmds.join_partner(user, competition_id, partnership_id, body.secret)
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return entry_links.partner_link(self.request.user, path["competition_id"])
+
+
+@extend_schema_view(
     get=_read("competition_rounds", "Every round: pairings, byes, tables and results."),
     post=_write(
         "competition_rounds_pair",
@@ -320,6 +409,16 @@ class RoundsView(LeaguesView):
         return Response(
             {"round": rounds[number - 1], "duplicate": duplicate}, status=200 if duplicate else 201
         )
+
+
+@read(
+    "competition_round_tables",
+    "A round's tables and whether each exists yet (`ready`): a round is started before "
+    "its tables are created; read a table only once it is ready.",
+)
+class RoundTablesView(LeaguesView):
+    def get(self, request: Request, competition_id: str, number: int) -> Response:
+        return Response(reads.round_tables(competition_id, number))
 
 
 class RoundCommandView(CommandView):
@@ -638,7 +737,7 @@ class MyCalendarFeedView(LeaguesView):
 
     def post(self, request: Request) -> Response:
         secret = calendar_feeds.issue_feed(request.user)
-        path = f"/api/calendar/{secret}.ics"
+        path = f"/api/calendar.ics?key={secret}"
         body = {"secret": secret, "path": path, "url": f"{_origin(request)}{path}"}
         return Response(body, status=201, headers={"Cache-Control": "no-store"})
 
@@ -651,15 +750,17 @@ class MyCalendarFeedView(LeaguesView):
     get=extend_schema(
         tags=["leagues"],
         operation_id="calendar_feed",
-        description="A player's round starts by their secret calendar address (no token).",
+        description="A player's round starts by their secret calendar address (no token): "
+        "`?key=` carries the secret.",
+        parameters=[OpenApiParameter("key", str, required=True)],
         responses={**CALENDAR_ANSWER, 404: PROBLEM},
     )
 )
 class CalendarFeedView(CalendarView):
     authentication_classes: list[type] = []
 
-    def get(self, request: Request, secret: str) -> HttpResponse:
-        player = calendar_feeds.feed_owner(secret)
+    def get(self, request: Request) -> HttpResponse:
+        player = calendar_feeds.feed_owner(request.query_params.get("key", ""))
         if player is None:
             raise LeagueError("unknown_calendar", "There is no such calendar address.")
         return _ics(calendars.player_calendar(player, _origin(request)), "my-rounds.ics")

@@ -13,6 +13,7 @@ from typing import Any
 
 from . import knockout, round_robin, swiss
 from .commitment import commitment, derive
+from .duplicate.session import DuplicateState
 from .entrants import Entrant
 from .errors import LeagueError
 from .pairings import RoundPairing, histories
@@ -61,6 +62,8 @@ class Competition:
     rounds: tuple[PairedRound, ...] = ()
     results: tuple[MatchResult, ...] = ()
     awards: tuple[Award, ...] = ()
+    #: A duplicate competition's boards, seatings and board results (None: matches).
+    duplicate: DuplicateState | None = None
 
     def standings(
         self, tiebreaks: Sequence[str] | None = None, through_round: int | None = None

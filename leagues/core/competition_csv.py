@@ -22,7 +22,10 @@ import csv
 import io
 from collections.abc import Iterable, Mapping
 
+from games.engine.seats import SEAT_NAMES
+
 from .competition import Competition
+from .duplicate.session import compared, duplicate_standings
 from .results import effective_results
 from .standings import Standings
 
@@ -69,6 +72,37 @@ COLUMNS = (
     "losses",
     "byes",
     "withdrawn",
+)
+
+#: Columns a duplicate competition's file adds after the others (docs/formats.md).
+DUPLICATE_COLUMNS = (
+    "movement",
+    "tables",
+    "boards_per_round",
+    "scale",
+    "table",
+    "dealer",
+    "seed_hash",
+    "seed",
+    "bid_north",
+    "bid_east",
+    "bid_south",
+    "bid_west",
+    "tricks_north",
+    "tricks_east",
+    "tricks_south",
+    "tricks_west",
+    "ns_score",
+    "ew_score",
+    "net",
+    "ns_imps",
+    "ew_imps",
+    "field",
+    "boards",
+    "top",
+    "percent",
+    "imps",
+    "tops",
 )
 
 Value = str | int | None
@@ -177,6 +211,9 @@ def rows(
             "result_id": r.id,
             "sequence": r.sequence,
         }
+    if competition.duplicate is not None:
+        yield from _duplicate_rows(competition, names)
+        return
     for row in standings.rows:
         yield {
             "record": "standing",
@@ -197,6 +234,83 @@ def rows(
         }
 
 
+def _duplicate_rows(
+    competition: Competition, names: Mapping[str, str]
+) -> Iterable[dict[str, Value]]:
+    """A duplicate competition's records: its settings, each round's boards and seating,
+    every board result with its matchpoints and IMPs, and the duplicate standings."""
+    state = competition.duplicate
+    assert state is not None
+    settings = state.settings
+    yield {
+        "record": "duplicate",
+        "movement": settings.movement,
+        "tables": settings.tables,
+        "round": settings.rounds,
+        "boards_per_round": settings.boards_per_round,
+        "scale": settings.scale,
+    }
+    for dup_round in state.rounds:
+        for board in dup_round.boards:
+            yield {
+                "record": "board",
+                "round": dup_round.number,
+                "board": board.board,
+                "dealer": SEAT_NAMES[board.dealer],
+                "seed_hash": board.seed_hash,
+                "seed": board.seed,
+            }
+        for seat in dup_round.seating:
+            yield {
+                "record": "seating",
+                "round": dup_round.number,
+                "table": seat.table,
+                "board": seat.board,
+                "north_south": seat.north_south,
+                "north_south_name": names.get(seat.north_south),
+                "east_west": seat.east_west,
+                "east_west_name": names.get(seat.east_west),
+            }
+    for line in compared(state):
+        r = line.result
+        yield {
+            "record": "board_result",
+            "round": r.round,
+            "table": r.table,
+            "board": r.board,
+            "north_south": r.north_south,
+            "north_south_name": names.get(r.north_south),
+            "east_west": r.east_west,
+            "east_west_name": names.get(r.east_west),
+            **{f"bid_{seat}": bid for seat, bid in r.bids_dict().items()},
+            **{f"tricks_{seat}": n for seat, n in zip(SEAT_NAMES, r.tricks, strict=True)},
+            "ns_score": r.score_ns,
+            "ew_score": r.score_ew,
+            "net": r.net,
+            "ns_match_points": line.matchpoints_ns,
+            "ew_match_points": line.matchpoints_ew,
+            "ns_imps": line.imps_ns,
+            "ew_imps": -line.imps_ns,
+        }
+    table = duplicate_standings(
+        state, [e.id for e in competition.entrants], competition.settings.lots_seed
+    )
+    for row in table.rows:
+        yield {
+            "record": "standing",
+            "rank": row.rank,
+            "entrant": row.entrant,
+            "name": names.get(row.entrant),
+            "field": row.field,
+            "boards": row.boards,
+            "match_points": row.matchpoints,
+            "top": row.top,
+            "percent": f"{float(row.percent):.2f}",
+            "imps": row.imps,
+            "tops": row.tops,
+        }
+
+
 def competition_csv(
     competition: Competition,
     standings: Standings,
@@ -204,7 +318,10 @@ def competition_csv(
 ) -> str:
     """The CSV text: a byte order mark, the header, then the records (``tb_*`` columns
     follow the standings' tie-breaks; cells as :func:`spreadsheet_text` writes them)."""
-    header = [*COLUMNS, *(f"tb_{name}" for name in standings.tiebreaks if name != "lots")]
+    if competition.duplicate is not None:
+        header = [*COLUMNS, *DUPLICATE_COLUMNS]
+    else:
+        header = [*COLUMNS, *(f"tb_{name}" for name in standings.tiebreaks if name != "lots")]
     out = io.StringIO()
     out.write(BYTE_ORDER_MARK)
     writer = csv.writer(out, lineterminator="\n")

@@ -17,9 +17,30 @@ from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from games.engine.input_fields import unknown_fields_problem
+from games.engine.rules import RulesError, rules_from_spec
+from games.engine.seats import SEAT_NAMES
+from scoring.core.scoresheet import ScoresheetError, read_hand
 
 from .commitment import SEED_PATTERN
 from .competition import Competition, PairedRound, Settings
+from .duplicate.boards import MAX_BOARDS, dealer_of, round_commitment, verify_board
+from .duplicate.movements import MAX_TABLES, MOVEMENTS, Schedule
+from .duplicate.session import (
+    DUPLICATE_TIEBREAKS,
+    SCALES,
+    SLOT_ORDERS,
+    BoardResult,
+    DuplicateRound,
+    DuplicateSettings,
+    DuplicateState,
+    RoundBoard,
+    TableSeating,
+    board_result,
+    round_boards,
+    seating_of,
+    session_schedule,
+    slots_from_round,
+)
 from .entrants import MAX_ENTRANTS, MAX_ID_LENGTH, MAX_RATING, Entrant, check_entrants
 from .errors import LeagueError
 from .json_lines import line_of
@@ -40,7 +61,11 @@ from .tiebreaks import check_tiebreaks
 from .withdrawals import check_pairing_after_withdrawal, check_result_after_withdrawal
 
 FORMAT = "spades-competition"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Version 1 files (no duplicate data) are still read, and still written for a
+#: competition without duplicate data, so an older reader keeps reading them.
+READABLE_VERSIONS = (1, 2)
+DUPLICATE_VERSION = 2
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_ROUNDS = 256
 MAX_RESULTS = 1_000_000
@@ -56,6 +81,7 @@ TOP_KEYS = (
     "results",
     "awards",
     "standings",
+    "board_results",
 )
 COMPETITION_KEYS = (
     "id",
@@ -67,6 +93,29 @@ COMPETITION_KEYS = (
     "lots_seed",
     "round_robin_order",
     "knockout_seeding",
+    "duplicate",
+)
+DUPLICATE_KEYS = (
+    "movement",
+    "tables",
+    "rounds",
+    "boards_per_round",
+    "scale",
+    "rules",
+    "tiebreaks",
+    "slots",
+)
+BOARD_KEYS = ("board", "dealer", "seed_hash", "seed")
+SEATING_KEYS = ("table", "board", "north_south", "east_west")
+BOARD_RESULT_KEYS = (
+    "round",
+    "table",
+    "board",
+    "north_south",
+    "east_west",
+    "bids",
+    "tricks",
+    "score",
 )
 STAGE_KEYS = ("kind", "rounds", "advance", "double", "reset")
 POINTS_KEYS = ("win", "draw", "loss", "bye", "late_join", "forfeit_loss")
@@ -88,6 +137,8 @@ ROUND_KEYS = (
     "results_version",
     "matches",
     "byes",
+    "boards",
+    "seating",
 )
 MATCH_KEYS = ("board", "north_south", "east_west", "match")
 RESULT_KEYS = (
@@ -215,11 +266,20 @@ def load_competition(document: object) -> Competition:
     top = _object(document, "$", TOP_KEYS)
     if top.get("format") != FORMAT:
         _fail("$.format", f'expected "{FORMAT}".')
-    if top.get("version") != FORMAT_VERSION:
-        _fail("$.version", f"expected {FORMAT_VERSION} (the only version so far).")
+    version = top.get("version")
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
+        _fail("$.version", f"expected {' or '.join(map(str, READABLE_VERSIONS))}.")
     settings = _settings(top.get("competition"), "$.competition")
     entrants = _entrants(top.get("entrants"), "$.entrants")
     known = {entrant.id: entrant for entrant in entrants}
+    raw_competition = top["competition"]
+    if raw_competition.get("duplicate") is not None or "board_results" in top:
+        if version < DUPLICATE_VERSION:
+            where = (
+                "$.competition.duplicate" if "duplicate" in raw_competition else "$.board_results"
+            )
+            _fail(where, f"duplicate data needs a version {DUPLICATE_VERSION} file.")
+        return _duplicate_competition(top, settings, entrants, known)
     rounds = _rounds(top.get("rounds", []), "$.rounds", known, len(settings.stages))
     results = _results(top.get("results", []), "$.results", known, rounds, settings)
     awards = _awards(top.get("awards", []), "$.awards", known)
@@ -384,6 +444,12 @@ def _rounds(
                 _fail(f"{at}.byes[{bye_index}]", f"{entrant!r} is already in round {number}.")
             seen.add(entrant)
             byes.append(entrant)
+        for key in ("boards", "seating"):
+            if key in raw:
+                _fail(
+                    f"{at}.{key}",
+                    "only a duplicate competition (competition.duplicate) has " + key + ".",
+                )
         engine_input = raw.get("input", {})
         if not isinstance(engine_input, Mapping):
             _fail(f"{at}.input", "expected the engine input object.")
@@ -536,6 +602,259 @@ def _awards(value: object, where: str, known: Mapping[str, Entrant]) -> list[Awa
     return awards
 
 
+# --- duplicate competitions (version 2) -------------------------------------------------
+
+
+def _duplicate_settings(value: object, where: str) -> DuplicateSettings:
+    raw = _object(value, where, DUPLICATE_KEYS)
+    movement_name = _choice(raw.get("movement"), f"{where}.movement", tuple(MOVEMENTS))
+    tables = _int(raw.get("tables"), f"{where}.tables", 1, MAX_TABLES)
+    rounds = _int(raw.get("rounds"), f"{where}.rounds", 1, MAX_BOARDS)
+    per_round = _int(raw.get("boards_per_round"), f"{where}.boards_per_round", 1, MAX_BOARDS)
+    scale = _choice(raw.get("scale", "matchpoints"), f"{where}.scale", SCALES)
+    default_slots = "as_listed" if movement_name == "teams_of_four" else "lots"
+    slots = _choice(raw.get("slots", default_slots), f"{where}.slots", SLOT_ORDERS)
+    rules_spec = raw.get("rules", "standard")
+    try:
+        rules = rules_from_spec(rules_spec)
+    except RulesError as error:
+        _fail(f"{where}.rules", str(error))
+    names: tuple[str, ...] = ()
+    if raw.get("tiebreaks") is not None:
+        listed = _list(raw["tiebreaks"], f"{where}.tiebreaks", len(DUPLICATE_TIEBREAKS))
+        names = tuple(_str(name, f"{where}.tiebreaks[{i}]") for i, name in enumerate(listed))
+    settings = DuplicateSettings(
+        movement_name, tables, rounds, per_round, scale, rules, rules_spec, names, slots
+    )
+    try:
+        settings.effective_tiebreaks()
+        session_schedule(settings)
+    except LeagueError as error:
+        _fail(where, error.message)
+    return settings
+
+
+def _duplicate_competition(
+    top: Mapping[str, Any],
+    settings: Settings,
+    entrants: tuple[Entrant, ...],
+    known: Mapping[str, Entrant],
+) -> Competition:
+    where = "$.competition.duplicate"
+    dup = _duplicate_settings(top["competition"].get("duplicate"), where)
+    if len(entrants) != dup.partnerships:
+        _fail(
+            "$.entrants",
+            f"a {dup.movement} movement of {dup.tables} tables seats {dup.partnerships} "
+            f"partnerships; the file has {len(entrants)} entrants.",
+        )
+    for key in ("results", "awards"):
+        if top.get(key):
+            _fail(f"$.{key}", f"a duplicate competition has board_results, not {key}.")
+    schedule = session_schedule(dup)
+    paired: list[PairedRound] = []
+    dup_rounds: list[DuplicateRound] = []
+    slots: dict[int, str] = {}
+    for index, item in enumerate(_list(top.get("rounds", []), "$.rounds", dup.rounds)):
+        at = f"$.rounds[{index}]"
+        raw = _object(item, at, ROUND_KEYS)
+        number = _int(raw.get("number"), f"{at}.number", 1, MAX_ROUNDS)
+        if number != index + 1:
+            _fail(f"{at}.number", f"rounds are numbered in order from 1; expected {index + 1}.")
+        for key in ("matches", "byes"):
+            if raw.get(key):
+                _fail(f"{at}.{key}", f"a duplicate round has seating, not {key}.")
+        commitment = raw.get("commitment", "")
+        if not isinstance(commitment, str) or not (
+            commitment == "" or COMMITMENT_PATTERN.fullmatch(commitment)
+        ):
+            _fail(f"{at}.commitment", "expected 64 lowercase hex digits (SHA-256), or nothing.")
+        seed_value = raw.get("seed")
+        round_seed = None if seed_value is None else _seed(seed_value, f"{at}.seed")
+        if round_seed is not None and commitment and round_commitment(round_seed) != commitment:
+            _fail(f"{at}.seed", "the revealed round seed does not match the round's commitment.")
+        boards = _round_boards(raw.get("boards"), f"{at}.boards", schedule, number, round_seed)
+        seating = _seating(raw.get("seating"), f"{at}.seating", known, number)
+        if number == 1:
+            slots, problem_index, problem = slots_from_round(schedule, seating)
+            if problem is not None:
+                _fail(f"{at}.seating[{problem_index}]", problem)
+        _check_movement(seating, f"{at}.seating", schedule, number, slots)
+        dup_rounds.append(DuplicateRound(number, boards, tuple(seating)))
+        paired.append(
+            PairedRound(
+                pairing=RoundPairing(number, (), ()),
+                stage=0,
+                input={},
+                commitment=commitment,
+                results_version=_int(
+                    raw.get("results_version", 0), f"{at}.results_version", 0, MAX_SEQUENCE
+                ),
+                seed=round_seed,
+            )
+        )
+    results = _board_results(
+        top.get("board_results", []), "$.board_results", known, dup, dup_rounds
+    )
+    state = DuplicateState(dup, tuple(dup_rounds), tuple(results))
+    return Competition(settings, entrants, tuple(paired), (), (), state)
+
+
+def _round_boards(
+    value: object, where: str, schedule: Schedule, number: int, round_seed: str | None
+) -> tuple[RoundBoard, ...]:
+    expected = round_boards(schedule, number)
+    listed = _list(value, where, MAX_BOARDS)
+    if len(listed) != len(expected):
+        _fail(where, f"round {number} plays boards {_numbers(expected)}; list each once, in order.")
+    boards = []
+    for index, (item, board) in enumerate(zip(listed, expected, strict=True)):
+        at = f"{where}[{index}]"
+        raw = _object(item, at, BOARD_KEYS)
+        if _int(raw.get("board"), f"{at}.board", 1, MAX_BOARDS) != board:
+            _fail(
+                f"{at}.board",
+                f"round {number} plays boards {_numbers(expected)}; expected {board} here.",
+            )
+        dealer = _choice(raw.get("dealer"), f"{at}.dealer", SEAT_NAMES)
+        if dealer != SEAT_NAMES[dealer_of(board)]:
+            _fail(
+                f"{at}.dealer",
+                f"board {board} is dealt by {SEAT_NAMES[dealer_of(board)]}, not {dealer}.",
+            )
+        seed_hash = raw.get("seed_hash")
+        if not isinstance(seed_hash, str) or not COMMITMENT_PATTERN.fullmatch(seed_hash):
+            _fail(
+                f"{at}.seed_hash", "expected 64 lowercase hex digits (SHA-256 of the board's seed)."
+            )
+        seed = raw.get("seed")
+        if seed is not None:
+            if not isinstance(seed, str) or not COMMITMENT_PATTERN.fullmatch(seed):
+                _fail(
+                    f"{at}.seed", "a board seed is 64 lowercase hex digits, or null until revealed."
+                )
+            check = verify_board(board, seed, seed_hash, None, round_seed)
+            if not check.ok:
+                _fail(f"{at}.seed", f"board {board}: {check.problem}.")
+        boards.append(RoundBoard(board, dealer_of(board), seed_hash, seed))
+    return tuple(boards)
+
+
+def _numbers(numbers: list[int]) -> str:
+    return f"{numbers[0]}-{numbers[-1]}" if len(numbers) > 1 else str(numbers[0])
+
+
+def _seating(
+    value: object, where: str, known: Mapping[str, Entrant], number: int
+) -> list[TableSeating]:
+    seating = []
+    seen: dict[tuple[int, str], int] = {}
+    places: set[tuple[int, int]] = set()
+    for index, item in enumerate(_list(value, where, MAX_TABLES * MAX_BOARDS)):
+        at = f"{where}[{index}]"
+        raw = _object(item, at, SEATING_KEYS)
+        table = _int(raw.get("table"), f"{at}.table", 1, MAX_TABLES)
+        board = _int(raw.get("board"), f"{at}.board", 1, MAX_BOARDS)
+        if (table, board) in places:
+            _fail(at, f"table {table} board {board} is listed twice.")
+        places.add((table, board))
+        sides = []
+        for side in SIDES:
+            entrant = _paired(raw.get(side), f"{at}.{side}", known, number)
+            if (board, entrant) in seen:
+                _fail(
+                    f"{at}.{side}",
+                    f"{entrant!r} already sits at table {seen[(board, entrant)]} "
+                    f"for board {board}.",
+                )
+            seen[(board, entrant)] = table
+            sides.append(entrant)
+        seating.append(TableSeating(table, board, sides[0], sides[1]))
+    return seating
+
+
+def _check_movement(
+    seating: list[TableSeating],
+    where: str,
+    schedule: Schedule,
+    number: int,
+    slots: Mapping[int, str],
+) -> None:
+    expected = {(s.table, s.board): s for s in seating_of(schedule, number, slots)}
+    for index, seat in enumerate(seating):
+        planned = expected.get((seat.table, seat.board))
+        if planned is None:
+            _fail(
+                f"{where}[{index}]",
+                f"round {number} has no table {seat.table} for board {seat.board}.",
+            )
+        if (planned.north_south, planned.east_west) != (seat.north_south, seat.east_west):
+            _fail(
+                f"{where}[{index}]",
+                f"the movement seats {planned.north_south} (North-South) v {planned.east_west} "
+                f"(East-West) at table {seat.table} for board {seat.board}, not "
+                f"{seat.north_south} v {seat.east_west}.",
+            )
+    listed = {(s.table, s.board) for s in seating}
+    missing = [key for key in expected if key not in listed]
+    if missing:
+        table, board = missing[0]
+        _fail(
+            where,
+            f"table {table} board {board} is missing; the movement seats every table on "
+            f"every board of round {number}.",
+        )
+
+
+def _board_results(
+    value: object,
+    where: str,
+    known: Mapping[str, Entrant],
+    dup: DuplicateSettings,
+    rounds: list[DuplicateRound],
+) -> list[BoardResult]:
+    seats = {(r.number, s.table, s.board): s for r in rounds for s in r.seating}
+    results = []
+    done: set[tuple[int, int, int]] = set()
+    for index, item in enumerate(_list(value, where, MAX_RESULTS)):
+        at = f"{where}[{index}]"
+        raw = _object(item, at, BOARD_RESULT_KEYS)
+        round_number = _int(raw.get("round"), f"{at}.round", 1, MAX_ROUNDS)
+        table = _int(raw.get("table"), f"{at}.table", 1, MAX_TABLES)
+        board = _int(raw.get("board"), f"{at}.board", 1, MAX_BOARDS)
+        north = _known(raw.get("north_south"), f"{at}.north_south", known)
+        east = _known(raw.get("east_west"), f"{at}.east_west", known)
+        seat = seats.get((round_number, table, board))
+        if seat is None:
+            _fail(at, f"round {round_number} has no table {table} for board {board}.")
+        if (seat.north_south, seat.east_west) != (north, east):
+            _fail(
+                at,
+                f"round {round_number} table {table} board {board} is {seat.north_south} "
+                f"(North-South) v {seat.east_west} (East-West), not {north} v {east}.",
+            )
+        if (round_number, table, board) in done:
+            _fail(at, f"round {round_number} table {table} board {board} already has a result.")
+        done.add((round_number, table, board))
+        try:
+            hand = read_hand(
+                dup.rules, 1, {"bids": raw.get("bids"), "tricks": raw.get("tricks")}, (0, 0)
+            )
+        except ScoresheetError as error:
+            _fail(at, str(error).removeprefix("Hand 1: "))
+        result = board_result(dup.rules, round_number, seat, hand.bids, hand.blind, hand.tricks)
+        if raw.get("score") is not None:
+            given = _object(raw["score"], f"{at}.score", SIDES)
+            expected = {"north_south": result.score_ns, "east_west": result.score_ew}
+            if dict(given) != expected:
+                _fail(
+                    f"{at}.score",
+                    f"the bids and tricks score {expected} on a board, not {dict(given)}.",
+                )
+        results.append(result)
+    return results
+
+
 def competition_document(
     competition: Competition, standings: Standings | None = None
 ) -> dict[str, Any]:
@@ -544,7 +863,7 @@ def competition_document(
     points = settings.match_points
     document: dict[str, Any] = {
         "format": FORMAT,
-        "version": FORMAT_VERSION,
+        "version": 1,  # 2 (DUPLICATE_VERSION) only with duplicate data: older readers read it
         "competition": {
             "id": settings.id,
             "name": settings.name,
@@ -614,6 +933,23 @@ def competition_document(
             if a.kind != "bye"
         ],
     }
+    if competition.duplicate is not None:
+        _write_duplicate(document, competition)
     if standings is not None:
         document["standings"] = standings.as_dict()
     return document
+
+
+def _write_duplicate(document: dict[str, Any], competition: Competition) -> None:
+    """A duplicate competition's part of the file (version 2): settings, each round's
+    boards and seating, the board results."""
+    state = competition.duplicate
+    assert state is not None
+    document["version"] = DUPLICATE_VERSION
+    document["competition"]["duplicate"] = state.settings.as_dict()
+    by_number = {r.number: r for r in state.rounds}
+    for written in document["rounds"]:
+        dup_round = by_number[written["number"]]
+        written["boards"] = [board.as_dict() for board in dup_round.boards]
+        written["seating"] = [seat.as_dict() for seat in dup_round.seating]
+    document["board_results"] = [result.as_dict() for result in state.results]

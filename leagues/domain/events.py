@@ -42,6 +42,11 @@ RESULT_CONFIRMED = "ResultConfirmed"
 ROUND_CLOSED = "RoundClosed"
 STAGE_ADVANCED = "StageAdvanced"
 COMPETITION_FINISHED = "CompetitionFinished"
+ENTRY_LINK_ISSUED = "EntryLinkIssued"
+ENTRY_LINK_REVOKED = "EntryLinkRevoked"
+PARTNERSHIP_OPENED = "PartnershipOpened"
+PARTNER_JOINED = "PartnerJoined"
+PARTNERSHIP_CLOSED = "PartnershipClosed"
 
 LEAGUE_CREATED = "LeagueCreated"
 SEASON_ADDED = "SeasonAdded"
@@ -85,6 +90,11 @@ SCHEMA_VERSIONS: dict[str, int] = {
     ROUND_CLOSED: 1,
     STAGE_ADVANCED: 1,
     COMPETITION_FINISHED: 1,
+    ENTRY_LINK_ISSUED: 1,
+    ENTRY_LINK_REVOKED: 1,
+    PARTNERSHIP_OPENED: 1,
+    PARTNER_JOINED: 1,
+    PARTNERSHIP_CLOSED: 1,
     LEAGUE_CREATED: 2,
     SEASON_ADDED: 1,
     DIVISIONS_ASSIGNED: 1,
@@ -451,6 +461,44 @@ def competition_finished(*, order: Sequence[str], actor: Actor) -> NewEvent:
     return _event(COMPETITION_FINISHED, {"order": list(order)}, actor)
 
 
+# ---------------------------------------------------------------- entry links
+#
+# A link's secret is never in an event (events are public to auditors): only its
+# ``digest`` (SHA-256 hex of the secret, ``games.domain.table.invitation_digest``, the
+# seat invitations' scheme); the secret rides in the link's URL fragment.
+
+
+def entry_link_issued(*, link_id: str, digest: str, actor: Actor) -> NewEvent:
+    """The competition's invitation link (one at a time: a new one replaces the old)."""
+    return _event(ENTRY_LINK_ISSUED, {"link_id": link_id, "digest": digest}, actor)
+
+
+def entry_link_revoked(*, link_id: str, actor: Actor) -> NewEvent:
+    return _event(ENTRY_LINK_REVOKED, {"link_id": link_id}, actor)
+
+
+def partnership_opened(
+    *, partnership_id: str, player: str, link_id: str, digest: str, actor: Actor
+) -> NewEvent:
+    """A player came in by the invitation link ``link_id``: a partnership with them as
+    first player, waiting for a partner who follows their own partner link (``digest``)."""
+    return _event(
+        PARTNERSHIP_OPENED,
+        {"partnership_id": partnership_id, "player": player, "link_id": link_id, "digest": digest},
+        actor,
+    )
+
+
+def partner_joined(*, partnership_id: str, partner: str, actor: Actor) -> NewEvent:
+    """The partner followed the partner link (an ``EntrantRegistered`` follows it)."""
+    return _event(PARTNER_JOINED, {"partnership_id": partnership_id, "partner": partner}, actor)
+
+
+def partnership_closed(*, partnership_id: str, player: str, actor: Actor) -> NewEvent:
+    """The first player left before a partner joined: the partner link works no more."""
+    return _event(PARTNERSHIP_CLOSED, {"partnership_id": partnership_id, "player": player}, actor)
+
+
 # ---------------------------------------------------------------- league builders
 
 
@@ -502,6 +550,13 @@ def _typed_filled(value: object) -> bool:
     if isinstance(value, ErasableText):
         return value.text != ""
     return _filled(value) or is_reference(value)
+
+
+def _digest(value: object) -> bool:
+    """A SHA-256 digest in lower-case hex."""
+    return (
+        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    )
 
 
 def _bool(value: object) -> bool:
@@ -694,6 +749,16 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
     (ROUND_CLOSED, 1): {"round": _at_least(1), "seed": _filled},
     (STAGE_ADVANCED, 1): {"stage": _at_least(1), "entrants": _list_of(_filled)},
     (COMPETITION_FINISHED, 1): {"order": _list_of(_filled)},
+    (ENTRY_LINK_ISSUED, 1): {"link_id": _filled, "digest": _digest},
+    (ENTRY_LINK_REVOKED, 1): {"link_id": _filled},
+    (PARTNERSHIP_OPENED, 1): {
+        "partnership_id": _filled,
+        "player": _filled,
+        "link_id": _filled,
+        "digest": _digest,
+    },
+    (PARTNER_JOINED, 1): {"partnership_id": _filled, "partner": _filled},
+    (PARTNERSHIP_CLOSED, 1): {"partnership_id": _filled, "player": _filled},
     (LEAGUE_CREATED, 2): {"name": _typed_filled, "organisers": _list_of(_int)},
     (SEASON_ADDED, 1): {"season": _filled, "divisions": _map_of(_filled)},
     (DIVISIONS_ASSIGNED, 1): {"season": _filled, "divisions": _map_of(_list_of(_filled))},

@@ -64,6 +64,16 @@ class Proposal:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenPartnership:
+    """A player who came in by the competition's invitation link, waiting for a partner
+    (``digest``: their partner link's, see ``events.partnership_opened``)."""
+
+    id: str
+    player: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
 class Invitation:
     """A partnership registered by someone else, waiting for its players' answers.
 
@@ -156,6 +166,9 @@ class CompetitionState:
     # partnership, or accepted an invitation (as a player, reserve or substitute).
     consented: set[str] = field(default_factory=set)
     proposals: dict[str, Proposal] = field(default_factory=dict)
+    # The live invitation link: (link id, digest of its secret); None: none or revoked.
+    entry_link: tuple[str, str] | None = None
+    open_partnerships: dict[str, OpenPartnership] = field(default_factory=dict)
     checked_in: dict[int, set[str]] = field(default_factory=dict)
     # entrant -> [(from_round, player_out, player_in)]
     substitutions: dict[str, list[tuple[int, str, str]]] = field(default_factory=dict)
@@ -250,6 +263,13 @@ class CompetitionState:
                 return entrant_id
         return None
 
+    def partnership_of(self, player: str) -> OpenPartnership | None:
+        """The open partnership (waiting for a partner) the player came in with, if any."""
+        for partnership in self.open_partnerships.values():
+            if partnership.player == player:
+                return partnership
+        return None
+
     def awaiting(self, entrant_id: str) -> list[str]:
         """The people named in the entrant (or invitation) whose answer is awaited: its
         players until they accept, then a reserve or substitute who has not."""
@@ -330,6 +350,7 @@ def _registered(state: CompetitionState, type_: str, version: int, event: EventL
         _enter(state, entrant, event.version)
     if data.get("proposal_id"):
         state.proposals.pop(str(data["proposal_id"]), None)
+        state.open_partnerships.pop(str(data["proposal_id"]), None)
 
 
 def _accepted(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
@@ -484,6 +505,36 @@ def _finished(state: CompetitionState, type_: str, version: int, event: EventLik
     state.finished = True
 
 
+def _link_issued(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    state.entry_link = (str(event.data["link_id"]), str(event.data["digest"]))
+
+
+def _link_revoked(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    if state.entry_link is not None and state.entry_link[0] == str(event.data["link_id"]):
+        state.entry_link = None
+
+
+def _partnership_opened(
+    state: CompetitionState, type_: str, version: int, event: EventLike
+) -> None:
+    data = event.data
+    player = str(data["player"])
+    state.consented.add(player)
+    state.open_partnerships[str(data["partnership_id"])] = OpenPartnership(
+        str(data["partnership_id"]), player, str(data["digest"])
+    )
+
+
+def _partner_joined(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    state.consented.add(str(event.data["partner"]))
+
+
+def _partnership_closed(
+    state: CompetitionState, type_: str, version: int, event: EventLike
+) -> None:
+    state.open_partnerships.pop(str(event.data["partnership_id"]), None)
+
+
 _HANDLERS = {
     ev.COMPETITION_CREATED: _created,
     ev.ENTRANT_REGISTERED: _registered,
@@ -506,4 +557,9 @@ _HANDLERS = {
     ev.ROUND_CLOSED: _closed,
     ev.STAGE_ADVANCED: _stage_advanced,
     ev.COMPETITION_FINISHED: _finished,
+    ev.ENTRY_LINK_ISSUED: _link_issued,
+    ev.ENTRY_LINK_REVOKED: _link_revoked,
+    ev.PARTNERSHIP_OPENED: _partnership_opened,
+    ev.PARTNER_JOINED: _partner_joined,
+    ev.PARTNERSHIP_CLOSED: _partnership_closed,
 }

@@ -10,6 +10,7 @@ from django.db.models import F
 
 from eventstore.reading import stream_version, stream_versions
 from games.engine.rules import RulesError
+from games.models import Table
 from leagues.core.competition_csv import competition_csv
 from leagues.core.competition_file import competition_document
 from leagues.core.errors import LeagueError
@@ -85,6 +86,7 @@ def overview(competition_id: object) -> dict[str, Any]:
     named = [*state.entrants.values(), *invited]
     player_ids = [p for e in named for p in (*e.players, e.reserve)]
     player_ids += [into for subs in state.substitutions.values() for _, _, into in subs]
+    player_ids += [w.player for w in state.open_partnerships.values()]
     next_round = state.last_round + 1
     checked_in = state.checked_in.get(next_round, set())
     return {
@@ -114,6 +116,8 @@ def overview(competition_id: object) -> dict[str, Any]:
         "proposals": [
             {"id": p.id, "player": p.player, "partner": p.partner} for p in state.proposals.values()
         ],
+        # Came in by the invitation link, waiting for a partner (docs/leagues.md).
+        "waiting": [{"id": w.id, "player": w.player} for w in state.open_partnerships.values()],
         "players": usernames_of(player_ids),
         "rounds": state.last_round,
         "stage": state.stage,
@@ -235,6 +239,31 @@ def pairings(competition_id: object) -> list[dict[str, Any]]:
             }
         )
     return rounds
+
+
+def round_tables(competition_id: object, number: int) -> dict[str, Any]:
+    """A round's tables and whether each exists yet: a round is recorded as started
+    (``RoundStarted``) before its tables are created, so a page asks this before reading
+    a table (docs/leagues.md "Tables and results"). Not tagged for 304: a table's
+    creation moves no competition version."""
+    state = state_of(competition_id)
+    if state.paired_round(number) is None:
+        raise LeagueError("unknown_round", f"Round {number} has not been paired.")
+    tables = state.tables.get(number, {})
+    made = {
+        str(table_id)
+        for table_id in Table.objects.filter(id__in=list(tables.values())).values_list(
+            "id", flat=True
+        )
+    }
+    return {
+        "round": number,
+        "started": number in state.started,
+        "tables": [
+            {"board": board, "table_id": table_id, "ready": table_id in made}
+            for board, table_id in sorted(tables.items())
+        ],
+    }
 
 
 def _iso(moment: Any) -> str | None:

@@ -98,8 +98,9 @@ def check_new_competition(user_id: int) -> None:
 
 
 def entrants_of(state: CompetitionState) -> int:
-    """Entrants a competition holds a place for: entered, or invited and not declined."""
-    return len(state.entrants) + len(state.invitations)
+    """Entrants a competition holds a place for: entered, invited and not declined, or
+    opened by the invitation link and waiting for a partner."""
+    return len(state.entrants) + len(state.invitations) + len(state.open_partnerships)
 
 
 def check_new_entrant(state: CompetitionState, count: int = 1) -> None:
@@ -111,8 +112,8 @@ def check_new_entrant(state: CompetitionState, count: int = 1) -> None:
     if held + count > most:
         raise LeagueError(
             "too_many_entrants",
-            f"This competition has {held} entrants (entered or invited), the most one "
-            f"competition may have ({most}){adding}.",
+            f"This competition is full: it has {held} entrants (entered, invited or waiting "
+            f"for a partner), the most one competition may have ({most}){adding}.",
         )
     creator = creator_of(state)
     _lock(creator)

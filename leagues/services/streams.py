@@ -238,7 +238,7 @@ def _save_row(cid: str, state: CompetitionState) -> None:
             "organisers": state.organisers,
             "status": _status(state),
             "version": state.version,
-            "entrants": len(state.entrants) + len(state.invitations),
+            "entrants": len(state.entrants) + len(state.invitations) + len(state.open_partnerships),
             "due_at": next_due(state),
         },
     )

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from games.engine.rules import RulesError
@@ -48,6 +49,7 @@ from leagues.domain.settings import CompetitionSettings
 from leagues.domain.state import CompetitionState
 from leagues.domain.table_owner import TableOwner
 from leagues.models import CompetitionTable
+from leagues.projections import announce_tables
 from leagues.selectors.players import users_of
 from scoring.services.presets import resolve
 
@@ -150,6 +152,7 @@ def start_round(
     if round_number in state.started:
         if _open_tables(state, cid, round_number, planned, users) == 0:
             raise LeagueError("round_started", f"Round {round_number} has started already.")
+        _tables_opened(cid, round_number)
         return state  # a start a crash cut short, completed
 
     def decide(current: CompetitionState) -> list[Any]:
@@ -183,7 +186,13 @@ def start_round(
 
     started, _, _ = execute(cid, decide, command_id=f"start:{round_number}", after=index)
     _open_tables(started, cid, round_number, planned, users)
+    _tables_opened(cid, round_number)
     return started
+
+
+def _tables_opened(cid: str, round_number: int) -> None:
+    """The competition's pages hear that the round's tables exist (after the commit)."""
+    transaction.on_commit(lambda: announce_tables(cid, round_number))
 
 
 def _open_tables(

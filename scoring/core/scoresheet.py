@@ -89,15 +89,17 @@ def score_scoresheet(document: object) -> ScoredScoresheet:
                 f"({ledger.ending}); remove the hands after it.",
                 number,
             )
-        hand = _read_hand(rules, number, raw_hand, (ledger.totals[0], ledger.totals[1]))
+        hand = read_hand(rules, number, raw_hand, (ledger.totals[0], ledger.totals[1]))
         ledger.record_hand(list(hand.bids), list(hand.blind), list(hand.tricks))
         hands.append(hand)
     return ScoredScoresheet(rules, tuple(hands), ledger)
 
 
-def _read_hand(
+def read_hand(
     rules: Rules, number: int, raw_hand: object, totals: tuple[int, int]
 ) -> ScoresheetHand:
+    """One hand's ``{"bids", "tricks"}`` checked under ``rules`` with ``totals`` before it
+    (a duplicate board is a hand from 0 to 0); messages start ``Hand NUMBER: ``."""
     where = f"Hand {number}"
     if not isinstance(raw_hand, Mapping):
         raise ScoresheetError(

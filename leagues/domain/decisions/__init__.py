@@ -9,12 +9,22 @@ arguments, so the rules are testable without a clock. One module per concept:
 - :mod:`.competition`: the competition's spec and settings (create);
 - :mod:`.registration`: register, invite, accept, decline, leave, propose, confirm,
   withdraw, late join, substitute, check in;
+- :mod:`.links`: the invitation link and each player's partner link;
 - :mod:`.rounds`: pair, start, arrive, no-show;
 - :mod:`.results`: result, confirm, forfeit, correct, advance, finish.
 """
 
 from .competition import CompetitionSpec, decide_create
 from .guards import known_entrant, paired_round, require, require_organiser
+from .links import (
+    LinkSecretRequest,
+    decide_issue_link,
+    decide_join_partnership,
+    decide_open_partnership,
+    decide_revoke_link,
+    link_digest,
+    secret_matches,
+)
 from .registration import (
     EntrantRequest,
     ProposalRequest,
@@ -60,6 +70,7 @@ __all__ = [
     "CorrectionRequest",
     "EntrantRequest",
     "ForfeitRequest",
+    "LinkSecretRequest",
     "PairRequest",
     "ProposalRequest",
     "ReasonRequest",
@@ -76,6 +87,10 @@ __all__ = [
     "decide_create",
     "decide_decline",
     "decide_finish",
+    "decide_issue_link",
+    "decide_join_partnership",
+    "decide_open_partnership",
+    "decide_revoke_link",
     "decide_forfeit",
     "decide_late_join",
     "decide_leave",
@@ -88,9 +103,11 @@ __all__ = [
     "decide_substitute",
     "decide_withdraw",
     "known_entrant",
+    "link_digest",
     "match_in_play",
     "paired_round",
     "parse_result_request",
     "require",
     "require_organiser",
+    "secret_matches",
 ]

@@ -347,6 +347,10 @@ def decide_leave(
     """A player leaves the competition: an invitation (or a reserve's place) is declined;
     a player of an entered entrant withdraws it (``EntrantWithdrawn`` naming the player)."""
     require(state)
+    partnership = state.partnership_of(player)
+    if partnership is not None:
+        # Came in by the invitation link, no partner yet: the partner link stops working.
+        return [ev.partnership_closed(partnership_id=partnership.id, player=player, actor=actor)]
     entrant_id = state.entrant_of_player(player)
     if entrant_id is None:
         raise p.refuse("not_in_competition", "You are in no entrant of this competition.")

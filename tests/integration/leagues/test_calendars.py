@@ -4,6 +4,7 @@ icalendar."""
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from typing import Any
 
@@ -82,7 +83,7 @@ def test_a_secret_calendar_address_works_without_a_token_until_revoked(swiss: An
     issued = me.post("/api/players/me/calendar-feed")
     assert issued.status_code == 201 and issued["Cache-Control"] == "no-store"
     secret, path = issued.json()["secret"], issued.json()["path"]
-    assert path == f"/api/calendar/{secret}.ics"
+    assert path == f"/api/calendar.ics?key={secret}"
     # Only the digest is kept.
     stored = CalendarFeed.objects.get()
     assert secret not in stored.digest and len(stored.digest) == 64
@@ -100,6 +101,30 @@ def test_a_secret_calendar_address_works_without_a_token_until_revoked(swiss: An
     assert APIClient().post("/api/players/me/calendar-feed").status_code == 401
 
 
+class Messages(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def test_the_access_log_never_holds_a_calendar_secret(swiss: Any) -> None:
+    swiss(2, rounds=1, round_starts=[FIRST.isoformat()])
+    me = client_for(get_user_model().objects.get(username="player1"))
+    issued = me.post("/api/players/me/calendar-feed").json()
+    handler = Messages()
+    access = logging.getLogger("spades.access")
+    access.addHandler(handler)
+    try:
+        assert APIClient().get(issued["path"]).status_code == 200
+    finally:
+        access.removeHandler(handler)
+    [line] = handler.messages
+    assert "/api/calendar.ics 200" in line and issued["secret"] not in line
+
+
 @pytest.mark.parametrize("secret", ["x", "x" * 500, "%00", "..%2F..%2Fetc"])
 def test_hostile_calendar_addresses_are_404(secret: str) -> None:
-    assert APIClient().get(f"/api/calendar/{secret}.ics").status_code == 404
+    assert APIClient().get("/api/calendar.ics", {"key": secret}).status_code == 404

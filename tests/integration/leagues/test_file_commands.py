@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import random
 import subprocess
 import sys
 import uuid
@@ -16,8 +17,11 @@ from typing import Any
 
 import pytest
 
+from leagues.core.competition_file import read_competition
+from leagues.core.duplicate.session import duplicate_standings
 from services.testing import LOCAL_ONLY_SECRET_KEY
 from services.testing.processes import free_port, port_open
+from tests.unit.leagues.duplicate_files import add_round, played_document
 from tests.unit.leagues.test_competition_file import GOOD
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -133,3 +137,87 @@ def test_the_table_shows_each_declared_tiebreak_column(good_file: Path) -> None:
     shown = [line.split()[-2:] for line in lines]
     expected = [[str(row["tiebreaks"][name]) for name in ("wins", "buchholz")] for row in rows]
     assert shown == expected
+
+
+# --- duplicate competitions (version 2) --------------------------------------------------
+
+
+@pytest.fixture
+def duplicate_file(tmp_path: Path) -> Path:
+    """A 2-table arrow-switch Mitchell, round 1 of 2 played."""
+    path = tmp_path / "pairs.json"
+    path.write_text(json.dumps(played_document(random.Random(11), 1), indent=2))
+    return path
+
+
+def test_duplicate_standings_and_pair_from_the_file_alone(duplicate_file: Path) -> None:
+    table = run("standings", str(duplicate_file))
+    assert table.returncode == 0, table.stderr
+    header, *lines = table.stdout.splitlines()
+    assert header.split()[:4] == ["#", "entrant", "field", "boards"]
+    assert header.split()[-3:] == ["%", "IMPs", "tops"]  # the figures the tie-breaks read
+    assert [line.split()[0] for line in lines] == ["1", "2", "3", "4"]
+    as_json = json.loads(run("standings", str(duplicate_file), "--format", "json").stdout)
+    assert as_json["scale"] == "matchpoints" and as_json["board_results"] == 4
+    document = json.loads(duplicate_file.read_text())
+    competition = read_competition(json.dumps(document))
+    expected = duplicate_standings(
+        competition.duplicate, [e.id for e in competition.entrants], "dup-lots"
+    ).as_dict()
+    assert as_json["rows"] == expected["rows"]
+    assert [t["board"] for t in as_json["travellers"]] == [1, 2]
+    what_if = json.loads(
+        run("standings", str(duplicate_file), "--format", "json", "--scale", "imps").stdout
+    )
+    imps = [row["imps"] for row in what_if["rows"]]
+    assert what_if["scale"] == "imps" and imps == sorted(imps, reverse=True)
+
+    paired = run("pair", str(duplicate_file), "--seed", "round-two")
+    assert paired.returncode == 0, paired.stderr
+    following = json.loads(paired.stdout)
+    assert following["round"] == 2 and following["seed"] == "round-two"
+    assert [b["board"] for b in following["boards"]] == [3, 4]
+    assert [b["dealer"] for b in following["boards"]] == ["south", "west"]
+    assert len(following["seating"]) == 4 and len(following["commitment"]) == 64
+
+
+def test_duplicate_refusals_are_one_line(duplicate_file: Path, tmp_path: Path) -> None:
+    document = json.loads(duplicate_file.read_text())
+    add_round(document, "round-two")  # paired, no results yet
+    open_round = tmp_path / "open.json"
+    open_round.write_text(json.dumps(document, indent=2))
+    assert refused(open_round, "pair", "--seed", "x") == (
+        f"{open_round}: $: Round 2 still has boards without a result (table 1 board 3); "
+        "close it first."
+    )
+    document["rounds"][0]["boards"][1]["dealer"] = "west"
+    text = json.dumps(document, indent=2)
+    bad_dealer = tmp_path / "dealer.json"
+    bad_dealer.write_text(text)
+    line = 1 + text.splitlines().index('          "dealer": "west",')
+    for command in ("standings", "pair"):
+        assert refused(bad_dealer, command) == (
+            f"{bad_dealer}:{line}: $.rounds[0].boards[1].dealer: board 2 is dealt by east, "
+            "not west."
+        )
+    old = json.loads(duplicate_file.read_text())
+    old["version"] = 1
+    version_1 = tmp_path / "old.json"
+    text = json.dumps(old, indent=2)
+    version_1.write_text(text)
+    line = 1 + text.splitlines().index('    "duplicate": {')
+    assert refused(version_1, "standings") == (
+        f"{version_1}:{line}: $.competition.duplicate: duplicate data needs a version 2 file."
+    )
+    assert refused(duplicate_file, "standings", "--tiebreaks", "matchpoints") == (
+        "--tiebreaks: 'matchpoints' is the scale itself; it cannot break its ties."
+    )
+    assert refused(duplicate_file, "standings", "--tiebreaks", "buchholz").startswith(
+        "--tiebreaks: 'buchholz' is not a duplicate tie-break"
+    )
+
+
+def test_scale_is_only_for_duplicate_files(good_file: Path) -> None:
+    assert refused(good_file, "standings", "--scale", "imps") == (
+        "--scale: only a duplicate competition has a scale."
+    )

@@ -65,6 +65,7 @@ export class LiveSocket {
     } catch {
       return;
     }
+    if (this.notice(message)) return;
     if (message && message.type === "error") {
       this.lastError = typeof message.message === "string" ? message.message : "";
       this.failed(message);
@@ -94,6 +95,11 @@ export class LiveSocket {
   }
 
   // ---- what a subclass says
+
+  /** A message outside the version order the subclass takes itself (true: taken). */
+  notice(message) { // eslint-disable-line no-unused-vars
+    return false;
+  }
 
   /** "new" (past the version we have), "repeat", "gap" (one was missed), "unversioned"
    * (delivered, the version kept) or "other" (ignored). */

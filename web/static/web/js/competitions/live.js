@@ -43,9 +43,10 @@ export class CompetitionLive extends LiveSocket {
    * onVersion(version, document): the competition reached `version` (the standings
    * document at that version); called once per version, in increasing order.
    * onStatus(kind, text): "live" | "reconnecting" | "polling" | "failed".
+   * onTables(round): the tables of a started round are all created now.
    * openSocket(url): the WebSocket to use (tests pass a fake one).
    */
-  constructor(competitionId, { onVersion, onStatus, openSocket } = {}) {
+  constructor(competitionId, { onVersion, onStatus, onTables, openSocket } = {}) {
     super({
       path: `/ws/competitions/${encodeURIComponent(competitionId)}/`,
       noRetry: NO_RETRY,
@@ -55,6 +56,14 @@ export class CompetitionLive extends LiveSocket {
     });
     this.competitionId = competitionId;
     this.onVersion = onVersion || (() => {});
+    this.onTables = onTables || (() => {});
+  }
+
+  notice(message) {
+    // {type: "tables", round}: outside the version order (no document, no version).
+    if (!message || message.type !== "tables" || !Number.isInteger(message.round)) return false;
+    this.onTables(message.round);
+    return true;
   }
 
   classify(message) {

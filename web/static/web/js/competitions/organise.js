@@ -9,6 +9,7 @@ import { field, onClick, onSubmit, sending } from "../forms.js";
 import { presetTitle } from "../rules.js";
 import * as session from "../session.js";
 import { TEAM_NAMES } from "../table/words.js";
+import { startOnboarding } from "./onboarding.js";
 import { SEATS, scoresheetFromRows } from "./scoresheet.js";
 import { entrantId } from "./settings.js";
 import {
@@ -463,6 +464,8 @@ export async function start() {
   $("substitute-cancel").addEventListener("click", () => ($("substitute-panel").hidden = true));
   onSubmit($("late-join-form"), lateJoin);
   onClick($("advance-stage"), advanceStage);
+  document.addEventListener("competition:changed", () => reload().catch(() => {}));
+  startOnboarding(competitionId);
   if (!page.auth) {
     $("organise-signed-out").hidden = false;
   } else {

@@ -334,6 +334,7 @@ function follow() {
   };
   const live = new CompetitionLive(competitionId, {
     onVersion: (version, document_) => catchUp(version, document_),
+    onTables: () => page.tiles.openReady(),
     onStatus: (kind, text) => {
       document.body.dataset.live = kind;
       if (kind === "live") {
@@ -356,7 +357,7 @@ function follow() {
 // ------------------------------------------------------------------ start
 
 export async function start() {
-  page.tiles = new BoardTiles($("board-tiles"), $("board-tile-template"));
+  page.tiles = new BoardTiles($("board-tiles"), $("board-tile-template"), competitionId);
   const auth = session.loadAuth();
   if (auth) {
     page.token = auth.token;

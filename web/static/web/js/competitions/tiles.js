@@ -1,5 +1,11 @@
 // The live boards of a round: one tile per table, each drawn by its own TableRenderer into
 // its own element and kept live by its own TableLive as a spectator (no token).
+//
+// A round's tables are recorded (RoundStarted) before they are created, so for a moment a
+// started round names tables that do not exist yet. A tile reads its table only once the
+// round's tables read (GET .../rounds/N/tables) says it is ready; until then it shows the
+// table being set up, and the competition's socket says when the tables are open
+// ({type: "tables"}: openReady again). Nothing reads a table that is not there.
 
 import { api } from "../api.js";
 import { TableLive } from "../live.js";
@@ -14,9 +20,17 @@ class BoardTile {
     this.renderer = new TableRenderer(element);
     this.presenter = new TablePresenter(this.renderer, { tableId });
     this.live = null;
+    this.opened = false;
+  }
+
+  settingUp() {
+    this.element.dataset.setup = "true";
+    this.renderer.setText("status-line", "Setting up the table…");
   }
 
   async open() {
+    this.opened = true;
+    delete this.element.dataset.setup;
     let view;
     try {
       view = await api(`/api/tables/${this.tableId}`);
@@ -51,14 +65,36 @@ class BoardTile {
 
 export class BoardTiles {
   /** `list` receives the tiles; `template` is the tile's <template>. */
-  constructor(list, template) {
+  constructor(list, template, competitionId) {
     this.list = list;
     this.template = template;
+    this.competitionId = competitionId;
+    this.round = null;
     this.tiles = new Map(); // table id -> BoardTile
+  }
+
+  /** Open the tiles whose tables exist now; the others say their table is being set up. */
+  async openReady() {
+    const waiting = [...this.tiles.values()].filter((tile) => !tile.opened);
+    if (!waiting.length || this.round === null) return;
+    let answer;
+    try {
+      answer = await api(`/api/competitions/${this.competitionId}/rounds/${this.round}/tables`);
+    } catch (problem) {
+      for (const tile of waiting) tile.renderer.setText("status-line", problem.message);
+      return;
+    }
+    const ready = new Set(answer.tables.filter((t) => t.ready).map((t) => t.table_id));
+    for (const tile of waiting) {
+      if (tile.opened || !this.tiles.has(tile.tableId)) continue;
+      if (ready.has(tile.tableId)) tile.open();
+      else tile.settingUp();
+    }
   }
 
   /** Show the tables of `round`'s matches (titles from `names`); tiles of other tables close. */
   show(round, names) {
+    this.round = round ? round.round : null;
     const wanted = new Map();
     for (const match of round ? round.matches : []) {
       if (match.table_id) wanted.set(match.table_id, match);
@@ -84,8 +120,8 @@ export class BoardTiles {
       this.list.append(element);
       const tile = new BoardTile(element, tableId);
       this.tiles.set(tableId, tile);
-      tile.open();
     }
+    this.openReady();
     return wanted.size;
   }
 }

@@ -1,0 +1,558 @@
+"""A duplicate competition as plain values: settings, rounds of boards and seatings,
+board results, and what follows from them alone (the next round, the standings).
+
+The competition file (``leagues.core.competition_file``, docs/formats.md) reads into
+these, and ``manage.py standings`` / ``manage.py pair`` compute from them with the rest
+of this package; the shapes use the names the platform's events use (``board``,
+``dealer``, ``seed_hash``, ``seed``, ``table``, ``north_south``, ``east_west``,
+``bids``, ``tricks``, ``score``), so an export can write them as they are.
+
+**Partnership slots.** A movement seats partnership slots 1..2T (``movements``). Which
+entrant is which slot is fixed once, by round 1: ``pair`` draws it for round 1 (the
+seeded draw of lots over the entrant ids, or the entrants' order in the file for
+``slots: as_listed``, which a teams-of-four match needs: entrants 1 and 2 are team 1),
+and every later round is the movement's next round under the same slots. A file whose
+seatings are not one movement under one assignment of slots is refused.
+
+**Comparison groups.** A board's results are compared among the tables that held it in
+the same direction in the same group: in a teams-of-four movement the two tables of one
+match (the open and the closed room), otherwise every table of the round (the whole
+field plays every board of its round at the same time). In a plain Mitchell the
+North-South and East-West partnerships are two fields, ranked apart; with the arrow
+switch and in teams of four, one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from games.engine.deal import seed_commitment
+from games.engine.rules import Rules
+from games.engine.seats import SEAT_NAMES
+
+from ..errors import LeagueError
+from ..lots import lot
+from .board_scoring import imps_against_field, matchpoints, score_board, top
+from .boards import MAX_BOARDS, board_seed, dealer_of, round_commitment
+from .movements import Schedule, Seating, mitchell, movement, teams_of_four
+
+SCALES = ("matchpoints", "imps")
+SLOT_ORDERS = ("lots", "as_listed")
+#: Tie-breaks of a duplicate standings table (the primary scale is left out of its own list).
+DUPLICATE_TIEBREAKS = ("matchpoints", "imps", "tops", "lots")
+MAX_ROUNDS = MAX_BOARDS  # a round has at least one board, and a session at most 64
+SLOT_DOMAIN = "duplicate-slots"
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateSettings:
+    """What a duplicate competition pins: movement, size, boards a round, scale, rules."""
+
+    movement: str
+    tables: int
+    rounds: int
+    boards_per_round: int
+    scale: str = "matchpoints"
+    rules: Rules = field(default_factory=Rules)
+    rules_spec: Any = "standard"
+    tiebreaks: tuple[str, ...] = ()
+    slots: str = "lots"
+
+    @property
+    def boards(self) -> int:
+        return self.rounds * self.boards_per_round
+
+    @property
+    def partnerships(self) -> int:
+        return 2 * self.tables
+
+    def effective_tiebreaks(self, scale: str | None = None) -> tuple[str, ...]:
+        return check_duplicate_tiebreaks(self.tiebreaks or None, scale or self.scale)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "movement": self.movement,
+            "tables": self.tables,
+            "rounds": self.rounds,
+            "boards_per_round": self.boards_per_round,
+            "scale": self.scale,
+            "rules": self.rules_spec,
+            "tiebreaks": list(self.tiebreaks),
+            "slots": self.slots,
+        }
+
+
+def check_duplicate_tiebreaks(names: Sequence[str] | None, scale: str) -> tuple[str, ...]:
+    """The tie-break order for ``scale``: default the other scale, then tops, then lots."""
+    if names is None:
+        names = [other for other in SCALES if other != scale] + ["tops"]
+    checked: list[str] = []
+    for name in names:
+        if name not in DUPLICATE_TIEBREAKS:
+            raise LeagueError(
+                "unknown_tiebreak",
+                f"{name!r} is not a duplicate tie-break; they are "
+                f"{', '.join(DUPLICATE_TIEBREAKS)}.",
+            )
+        if name == scale:
+            raise LeagueError(
+                "unknown_tiebreak", f"{name!r} is the scale itself; it cannot break its ties."
+            )
+        if name in checked:
+            raise LeagueError("unknown_tiebreak", f"{name!r} is listed twice.")
+        checked.append(name)
+    if "lots" in checked:
+        checked.remove("lots")
+    return (*checked, "lots")
+
+
+def session_schedule(settings: DuplicateSettings) -> Schedule:
+    """The whole movement: ``rounds`` rounds of ``boards_per_round`` boards at ``tables``
+    tables (boards numbered 1..rounds x boards_per_round through the session)."""
+    total = settings.boards
+    if total > MAX_BOARDS:
+        raise LeagueError(
+            "bad_movement",
+            f"{settings.rounds} rounds of {settings.boards_per_round} boards are {total} "
+            f"boards; a session has at most {MAX_BOARDS}.",
+        )
+    if settings.movement == "teams_of_four":
+        if settings.rounds != 2:
+            raise LeagueError(
+                "bad_movement",
+                f"A teams-of-four match is two rounds (the halves), not {settings.rounds}.",
+            )
+        return teams_of_four(settings.tables, total)
+    if settings.movement in ("mitchell", "mitchell_arrow_switch"):
+        return mitchell(
+            settings.tables,
+            total,
+            settings.rounds,
+            arrow_switch=settings.movement == "mitchell_arrow_switch",
+        )
+    movement(settings.movement)  # refuses an unknown name, naming those offered
+    raise LeagueError("unknown_movement", f"movement {settings.movement!r} is not offered.")
+
+
+def round_boards(schedule: Schedule, number: int) -> list[int]:
+    """The board numbers movement round ``number`` plays, in order."""
+    return sorted({s.board for s in schedule if s.round == number})
+
+
+@dataclass(frozen=True, slots=True)
+class RoundBoard:
+    """A board as a round publishes it: ``seed`` is None until revealed."""
+
+    board: int
+    dealer: int
+    seed_hash: str
+    seed: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "board": self.board,
+            "dealer": SEAT_NAMES[self.dealer],
+            "seed_hash": self.seed_hash,
+            "seed": self.seed,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeating:
+    """Who sits which way at ``table`` for ``board`` (entrant ids)."""
+
+    table: int
+    board: int
+    north_south: str
+    east_west: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "board": self.board,
+            "north_south": self.north_south,
+            "east_west": self.east_west,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateRound:
+    number: int
+    boards: tuple[RoundBoard, ...]
+    seating: tuple[TableSeating, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResult:
+    """One table's play of one board: bids (with blind flags) and tricks by seat, and the
+    board score (``board_scoring.score_board``) of each side."""
+
+    round: int
+    table: int
+    board: int
+    north_south: str
+    east_west: str
+    bids: tuple[int, int, int, int]
+    blind: tuple[bool, bool, bool, bool]
+    tricks: tuple[int, int, int, int]
+    score_ns: int
+    score_ew: int
+
+    @property
+    def net(self) -> int:
+        return self.score_ns - self.score_ew
+
+    def bids_dict(self) -> dict[str, int | str]:
+        return {
+            name: ("blind_nil" if blind else "nil" if bid == 0 else bid)
+            for name, bid, blind in zip(SEAT_NAMES, self.bids, self.blind, strict=True)
+        }
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "table": self.table,
+            "board": self.board,
+            "north_south": self.north_south,
+            "east_west": self.east_west,
+            "bids": self.bids_dict(),
+            "tricks": dict(zip(SEAT_NAMES, self.tricks, strict=True)),
+            "score": {"north_south": self.score_ns, "east_west": self.score_ew},
+        }
+
+
+def board_result(
+    rules: Rules,
+    round_number: int,
+    seating: TableSeating,
+    bids: Sequence[int],
+    blind: Sequence[bool],
+    tricks: Sequence[int],
+) -> BoardResult:
+    """A table's result scored on its own (``score_board``)."""
+    scored = score_board(rules, bids, blind, tricks)
+    return BoardResult(
+        round_number,
+        seating.table,
+        seating.board,
+        seating.north_south,
+        seating.east_west,
+        (bids[0], bids[1], bids[2], bids[3]),
+        (blind[0], blind[1], blind[2], blind[3]),
+        (tricks[0], tricks[1], tricks[2], tricks[3]),
+        scored.north_south.points,
+        scored.east_west.points,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateState:
+    """A duplicate competition's settings, published rounds and board results."""
+
+    settings: DuplicateSettings
+    rounds: tuple[DuplicateRound, ...] = ()
+    results: tuple[BoardResult, ...] = ()
+
+    def schedule(self) -> Schedule:
+        return session_schedule(self.settings)
+
+
+# --- slots ------------------------------------------------------------------------------
+
+
+def drawn_slots(entrants: Sequence[str], lots_seed: str, order: str) -> dict[int, str]:
+    """Slot -> entrant for round 1: the draw of lots over the ids, or the file's order."""
+    if order == "as_listed":
+        listed = list(entrants)
+    else:
+        listed = sorted(entrants, key=lambda entrant: lot(lots_seed, SLOT_DOMAIN, entrant))
+    return {slot: entrant for slot, entrant in enumerate(listed, start=1)}
+
+
+def slots_from_round(
+    schedule: Schedule, seating: Sequence[TableSeating]
+) -> tuple[dict[int, str], int | None, str | None]:
+    """The slot assignment round 1's ``seating`` implies, or the index of the first
+    seating that no single assignment explains and why."""
+    movement_round = {(s.table, s.board): s for s in schedule if s.round == 1}
+    slots: dict[int, str] = {}
+    for index, seat in enumerate(seating):
+        planned = movement_round.get((seat.table, seat.board))
+        if planned is None:
+            return slots, index, f"round 1 has no table {seat.table} for board {seat.board}."
+        for slot, entrant in (
+            (planned.north_south, seat.north_south),
+            (planned.east_west, seat.east_west),
+        ):
+            if slots.setdefault(slot, entrant) != entrant:
+                return (
+                    slots,
+                    index,
+                    (
+                        f"the movement seats partnership {slot} here, which is {slots[slot]!r} "
+                        f"elsewhere in round 1, not {entrant!r}."
+                    ),
+                )
+    return slots, None, None
+
+
+def seating_of(schedule: Schedule, number: int, slots: Mapping[int, str]) -> list[TableSeating]:
+    """Movement round ``number`` with entrants in the slots, by table then board."""
+    planned: list[Seating] = sorted(
+        (s for s in schedule if s.round == number), key=lambda s: (s.table, s.board)
+    )
+    return [
+        TableSeating(s.table, s.board, slots[s.north_south], slots[s.east_west]) for s in planned
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class NextDuplicateRound:
+    number: int
+    boards: tuple[RoundBoard, ...]
+    seating: tuple[TableSeating, ...]
+    commitment: str
+    seed: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.number,
+            "boards": [
+                {"board": b.board, "dealer": SEAT_NAMES[b.dealer], "seed_hash": b.seed_hash}
+                for b in self.boards
+            ],
+            "seating": [s.as_dict() for s in self.seating],
+            "commitment": self.commitment,
+            "seed": self.seed,
+        }
+
+
+def pair_next_duplicate_round(
+    state: DuplicateState, entrants: Sequence[str], lots_seed: str, round_seed: str
+) -> NextDuplicateRound:
+    """The next round: its boards (committed from ``round_seed``) and its seating."""
+    settings = state.settings
+    schedule = state.schedule()
+    if state.rounds:
+        last = state.rounds[-1]
+        done = {(r.table, r.board) for r in state.results if r.round == last.number}
+        missing = [s for s in last.seating if (s.table, s.board) not in done]
+        if missing:
+            first = missing[0]
+            raise LeagueError(
+                "round_not_closed",
+                f"Round {last.number} still has boards without a result (table "
+                f"{first.table} board {first.board}); close it first.",
+            )
+    number = len(state.rounds) + 1
+    if number > settings.rounds:
+        raise LeagueError(
+            "competition_finished", "Every round of the duplicate movement is paired."
+        )
+    if state.rounds:
+        slots, _, _ = slots_from_round(schedule, state.rounds[0].seating)
+    else:
+        slots = drawn_slots(entrants, lots_seed, settings.slots)
+    boards = tuple(
+        RoundBoard(n, dealer_of(n), seed_commitment(board_seed(round_seed, n)))
+        for n in round_boards(schedule, number)
+    )
+    return NextDuplicateRound(
+        number,
+        boards,
+        tuple(seating_of(schedule, number, slots)),
+        round_commitment(round_seed),
+        round_seed,
+    )
+
+
+# --- standings --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ComparedResult:
+    """A board result with what its comparison group gives each side."""
+
+    result: BoardResult
+    group: int
+    top: int
+    matchpoints_ns: int
+    imps_ns: int
+
+    @property
+    def matchpoints_ew(self) -> int:
+        return self.top - self.matchpoints_ns
+
+    def as_dict(self) -> dict[str, Any]:
+        r = self.result
+        return {
+            "table": r.table,
+            "north_south": r.north_south,
+            "east_west": r.east_west,
+            "bids": r.bids_dict(),
+            "tricks": dict(zip(SEAT_NAMES, r.tricks, strict=True)),
+            "score": {"north_south": r.score_ns, "east_west": r.score_ew},
+            "net": r.net,
+            "matchpoints": {"north_south": self.matchpoints_ns, "east_west": self.matchpoints_ew},
+            "imps": {"north_south": self.imps_ns, "east_west": -self.imps_ns},
+        }
+
+
+def group_of(movement_name: str, table: int) -> int:
+    """A table's comparison group: its match in teams of four, else the whole field (0)."""
+    return (table + 1) // 2 if movement_name == "teams_of_four" else 0
+
+
+def compared(state: DuplicateState) -> list[ComparedResult]:
+    """Every board result with its matchpoints and IMPs against its group."""
+    groups: dict[tuple[int, int, int], list[BoardResult]] = {}
+    for result in state.results:
+        key = (result.round, result.board, group_of(state.settings.movement, result.table))
+        groups.setdefault(key, []).append(result)
+    out: list[ComparedResult] = []
+    for (_, _, group), members in sorted(groups.items()):
+        members.sort(key=lambda r: r.table)
+        nets = [r.net for r in members]
+        ceiling = top(len(nets))
+        for r, mp, diff in zip(members, matchpoints(nets), imps_against_field(nets), strict=True):
+            out.append(ComparedResult(r, group, ceiling, mp, diff))
+    return out
+
+
+def travellers(state: DuplicateState) -> list[dict[str, Any]]:
+    """Each board's traveller: every table's result on it, compared with its group."""
+    lines: dict[tuple[int, int], list[ComparedResult]] = {}
+    for line in compared(state):
+        lines.setdefault((line.result.round, line.result.board), []).append(line)
+    return [
+        {"round": rnd, "board": board, "lines": [line.as_dict() for line in found]}
+        for (rnd, board), found in sorted(lines.items())
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateRow:
+    rank: int
+    entrant: str
+    field: str
+    boards: int
+    matchpoints: int
+    top: int
+    imps: int
+    tops: int
+    tiebreaks: dict[str, int]
+
+    @property
+    def percent(self) -> Fraction:
+        return Fraction(100 * self.matchpoints, self.top) if self.top else Fraction(0)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "entrant": self.entrant,
+            "field": self.field,
+            "boards": self.boards,
+            "matchpoints": self.matchpoints,
+            "top": self.top,
+            "percent": round(float(self.percent), 2),
+            "imps": self.imps,
+            "tops": self.tops,
+            "tiebreaks": dict(self.tiebreaks),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateStandings:
+    scale: str
+    tiebreaks: tuple[str, ...]
+    rows: tuple[DuplicateRow, ...]
+    boards: int
+
+    def order(self) -> list[str]:
+        return [row.entrant for row in self.rows]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "scale": self.scale,
+            "tiebreaks": list(self.tiebreaks),
+            "board_results": self.boards,
+            "rows": [row.as_dict() for row in self.rows],
+        }
+
+
+def field_of(movement_name: str, entrant: str, state: DuplicateState) -> str:
+    """``north_south`` / ``east_west`` in a plain Mitchell (two fields), else ``all``."""
+    if movement_name != "mitchell":
+        return "all"
+    for r in state.rounds:
+        for seat in r.seating:
+            if seat.north_south == entrant:
+                return "north_south"
+            if seat.east_west == entrant:
+                return "east_west"
+    return "all"
+
+
+def duplicate_standings(
+    state: DuplicateState,
+    entrants: Sequence[str],
+    lots_seed: str,
+    scale: str | None = None,
+    tiebreaks: Sequence[str] | None = None,
+) -> DuplicateStandings:
+    """The table: by the scale's total (matchpoints or IMPs against the group), then each
+    tie-break in turn, then the draw of lots; ranks run within each field."""
+    scale = scale or state.settings.scale
+    if scale not in SCALES:
+        raise LeagueError(
+            "unknown_scale", f"{scale!r} is not a scale; they are {', '.join(SCALES)}."
+        )
+    order = check_duplicate_tiebreaks(
+        tiebreaks if tiebreaks is not None else (state.settings.tiebreaks or None), scale
+    )
+    totals = {e: {"boards": 0, "matchpoints": 0, "top": 0, "imps": 0, "tops": 0} for e in entrants}
+    for line in compared(state):
+        r = line.result
+        for entrant, mp, diff in (
+            (r.north_south, line.matchpoints_ns, line.imps_ns),
+            (r.east_west, line.matchpoints_ew, -line.imps_ns),
+        ):
+            row = totals[entrant]
+            row["boards"] += 1
+            row["matchpoints"] += mp
+            row["top"] += line.top
+            row["imps"] += diff
+            row["tops"] += int(line.top > 0 and mp == line.top)
+
+    def key(entrant: str) -> tuple[Any, ...]:
+        values = totals[entrant]
+        return (
+            -values[scale],
+            *(-values[name] for name in order if name != "lots"),
+            lot(lots_seed, entrant),
+        )
+
+    fields: dict[str, list[str]] = {}
+    for entrant in entrants:
+        fields.setdefault(field_of(state.settings.movement, entrant, state), []).append(entrant)
+    rows: list[DuplicateRow] = []
+    for name in sorted(fields, key=lambda f: ("all", "north_south", "east_west").index(f)):
+        for rank, entrant in enumerate(sorted(fields[name], key=key), start=1):
+            v = totals[entrant]
+            rows.append(
+                DuplicateRow(
+                    rank,
+                    entrant,
+                    name,
+                    v["boards"],
+                    v["matchpoints"],
+                    v["top"],
+                    v["imps"],
+                    v["tops"],
+                    {tb: v[tb] for tb in order if tb != "lots"},
+                )
+            )
+    return DuplicateStandings(scale, order, tuple(rows), len(state.results))

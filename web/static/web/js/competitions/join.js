@@ -1,0 +1,187 @@
+// The landing page of a competition's links (/competitions/ID/join/): the invitation link
+// (#link=SECRET) and a player's partner link (?partner=P#partner=SECRET). A newcomer
+// signs up here (the sign-up carries the link, so it counts on the invited sign-up limit)
+// or logs in, and the page follows the link with their token: through the invitation
+// link they are in and get their own partner link to send; through a partner link their
+// partnership is entered. The secret is read from the fragment (never sent by the
+// browser) and posted; docs/leagues.md, "The invitation link".
+
+import { api, problemText } from "../api.js";
+import * as session from "../session.js";
+import { copyField } from "./invite_link.js";
+import { linkFrom } from "./links.js";
+
+const $ = (id) => document.getElementById(id);
+const competitionId = document.body.dataset.competition;
+const base = `/api/competitions/${competitionId}`;
+
+/** Every sentence of a refusal, nested field errors included (a sign-up's link). */
+function refusalText(problem) {
+  const fields = problem && problem.body && problem.body.fields;
+  const found = [];
+  const walk = (value) => {
+    if (typeof value === "string") found.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === "object") Object.values(value).forEach(walk);
+  };
+  if (fields && fields.competition_link) {
+    walk(fields.competition_link);
+    return found.join(" ");
+  }
+  return problemText(problem);
+}
+
+const page = { link: linkFrom(location.search, location.hash), auth: session.loadAuth(), overview: null };
+
+function showOnly(...ids) {
+  for (const id of ["join-account", "join-signed-in", "join-partner", "join-entered"]) $(id).hidden = !ids.includes(id);
+}
+
+function say(text) {
+  $("join-message").textContent = text;
+}
+
+function showPartnerLink(place) {
+  $("join-partner-url").value = `${location.origin}${place.partner_link.path}`;
+  showOnly("join-partner");
+  say("You are in the competition, waiting for your partner.");
+}
+
+async function showEntered(place) {
+  const overview = await api(base).catch(() => page.overview);
+  const entrant = overview && overview.entrants.find((e) => e.id === place.entrant_id);
+  const names = entrant ? entrant.players.map((p) => overview.players[p] || "a player").join(" and ") : "";
+  $("join-entered-text").textContent = entrant
+    ? `${names} play together in ${overview.settings.name}${entrant.status === "invited" ? "; an answer is still awaited" : ""}. The competition's page shows your matches once rounds are paired.`
+    : "You are in this competition. The competition's page shows your matches once rounds are paired.";
+  showOnly("join-entered");
+  $("join-public").hidden = false;
+}
+
+/** Where the signed-in player stands; true when there is nothing left to do here. */
+async function showPlace() {
+  const place = await api(`${base}/me`, { token: page.auth.token });
+  if (place.partner_link) {
+    showPartnerLink(place);
+    return true;
+  }
+  if (place.entrant_id) {
+    await showEntered(place);
+    return true;
+  }
+  return false;
+}
+
+async function follow() {
+  const link = page.link;
+  const token = page.auth.token;
+  const body = { secret: link.secret };
+  if (link.kind === "entry") {
+    const place = await api(`${base}/entry-link/join`, { method: "POST", token, command: true, body });
+    showPartnerLink(place);
+  } else {
+    const place = await api(`${base}/partnerships/${encodeURIComponent(link.partnership)}/join`, { method: "POST", token, command: true, body });
+    await showEntered(place);
+    say("Your partnership is entered.");
+  }
+}
+
+async function signedIn() {
+  $("join-username").textContent = page.auth.username;
+  if (await showPlace()) return;
+  showOnly("join-signed-in");
+}
+
+async function enter() {
+  $("join-error").textContent = "";
+  $("join-enter").disabled = true;
+  try {
+    await follow();
+  } catch (problem) {
+    $("join-error").textContent = problemText(problem);
+  } finally {
+    $("join-enter").disabled = false;
+  }
+}
+
+async function authenticate(event, path, errorId) {
+  event.preventDefault();
+  const form = event.target;
+  const error = $(errorId);
+  error.textContent = "";
+  $("join-error").textContent = "";
+  const username = form.elements.username.value.trim();
+  const password = form.elements.password.value;
+  if (!username || !password) {
+    error.textContent = "Enter a username and a password.";
+    return;
+  }
+  const body = { username, password };
+  if (path === "/api/auth/register") {
+    const link = { competition: competitionId, secret: page.link.secret };
+    if (page.link.kind === "partner") link.partnership = page.link.partnership;
+    body.competition_link = link;
+  }
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const answer = await api(path, { method: "POST", body });
+    page.auth = { token: answer.token, username: answer.user.username };
+    session.saveAuth(answer.token, answer.user.username);
+    form.reset();
+    $("join-username").textContent = page.auth.username;
+    if (!(await showPlace())) {
+      showOnly("join-signed-in");
+      await enter();
+    }
+  } catch (problem) {
+    error.textContent = refusalText(problem);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+export async function start() {
+  $("join-register-form").addEventListener("submit", (e) => authenticate(e, "/api/auth/register", "join-register-error"));
+  $("join-login-form").addEventListener("submit", (e) => authenticate(e, "/api/auth/token", "join-login-error"));
+  $("join-enter").addEventListener("click", enter);
+  $("join-partner-copy").addEventListener("click", () => copyField($("join-partner-url")));
+  $("join-switch").addEventListener("click", () => {
+    session.clearAuth();
+    page.auth = null;
+    showOnly("join-account");
+  });
+  try {
+    page.overview = await api(base);
+    const s = page.overview.settings;
+    $("join-heading").textContent = `Join ${s.name || "the competition"}`;
+    $("join-public").hidden = false;
+  } catch (problem) {
+    $("join-error").textContent = problemText(problem);
+    document.body.dataset.ready = "true";
+    return;
+  }
+  if (!page.link) {
+    $("join-error").textContent = "This page opens from an invitation link or a partner link, and this address holds neither: copy the whole link you were sent, including the part after '#'.";
+    document.body.dataset.ready = "true";
+    return;
+  }
+  $("join-about").textContent =
+    page.link.kind === "entry"
+      ? "You were invited to play in this competition. Once you are in, you get a link to send to your partner."
+      : "Your partner is in this competition and invited you to play with them. Once you are in, your partnership is entered.";
+  if (page.auth) {
+    const me = await api("/api/auth/me", { token: page.auth.token }).catch(() => null);
+    if (!me) {
+      session.clearAuth();
+      page.auth = null;
+    }
+  }
+  try {
+    if (page.auth) await signedIn();
+    else showOnly("join-account");
+  } catch (problem) {
+    $("join-error").textContent = problemText(problem);
+  }
+  document.body.dataset.ready = "true";
+}

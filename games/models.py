@@ -40,6 +40,9 @@ class Table(models.Model):
     turn_timer_seconds = models.PositiveIntegerField(null=True, blank=True)
     # Spectators see the table this many completed tricks behind play (TableCreated's).
     spectator_delay_tricks = models.PositiveSmallIntegerField(default=0)
+    # A table dealing a duplicate round's boards before its seed is revealed: spectators
+    # are shown it as it was before the game started (games.domain.visibility).
+    embargoed = models.BooleanField(default=False)
     hand_number = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=16, null=True, blank=True)
     # The seat the table waits for (0 north .. 3 west), who plays it, and at what level.

@@ -15,10 +15,14 @@ class LeaguesConfig(AppConfig):
         # leagues.services.presence), both quota modules and the tasks import models, which
         # cannot load while the app registry is being filled.
         # Standings, table results and ratings follow the event log (projector process).
+        from eventstore.redaction import register_redactor
+        from eventstore.signals import events_committed
         from eventstore.subscriptions import register_projection
         from games.services.quotas import bot_tables_elsewhere
+        from leagues.duplicate_tasks import on_boards_committed
         from leagues.projections import match_results, official_standings, player_ratings
         from leagues.receivers import on_seated_player_connected
+        from leagues.selectors.duplicate import redacted_event_data
         from leagues.services.quotas import open_competition_bot_tables
         from leagues.tasks import SWEEP, competition_commit_rule
 
@@ -31,6 +35,10 @@ class LeaguesConfig(AppConfig):
         seated_player_connected.connect(
             on_seated_player_connected, dispatch_uid="leagues.receivers.arrival"
         )
+        # A board's par is not shown in the event admin before its round is revealed.
+        register_redactor(redacted_event_data)
+        # A duplicate round's boards committed: its par is computed on the bot workers.
+        events_committed.connect(on_boards_committed, dispatch_uid="leagues.duplicate.par")
         # A competition's all-bot tables count against its creator's all-bot table quota.
         bot_tables_elsewhere.connect(
             open_competition_bot_tables, dispatch_uid="leagues.quotas.bot_tables"

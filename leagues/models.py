@@ -52,6 +52,23 @@ class PairingSecret(models.Model):
         ]
 
 
+class BoardSecret(models.Model):
+    """A duplicate round's board seed (the round seed every board derives from), secret
+    until ``BoardsRevealed`` reveals it (never updated; ``leagues.services.duplicate``)."""
+
+    competition_id = models.UUIDField()
+    round = models.PositiveIntegerField()
+    seed = models.CharField(max_length=128)
+    commitment = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition_id", "round"], name="leagues_board_seed_once"
+            )
+        ]
+
+
 class CompetitionTable(models.Model):
     """Which table plays which match (written before the table's game starts)."""
 

@@ -206,7 +206,7 @@ class MatchResultsProjection(Projection):
     # Of a table's events only the end of its game decides a match: the rest (every bid
     # and card) is left out in the batch's SQL, so the standings' lane reads one row a game.
     stream_prefixes = (TABLE_STREAM_PREFIX,)
-    event_types = (table_events.DEAL_SEED_REVEALED,)
+    event_types = (table_events.DEAL_SEED_REVEALED, table_events.DEAL_REVEAL_HELD)
     lane = "leagues"
     order = 10
 
@@ -223,12 +223,13 @@ class MatchResultsProjection(Projection):
         self.handle_batch([event])
 
     def handle_batch(self, events: Sequence[Event]) -> None:
-        # A table's game is over when its seed is revealed; the match-results process
-        # reads the rest (leagues.services.match_results).
+        # A table's game is over when its seed is revealed (or, dealing a duplicate
+        # round's boards, held back); the match-results process reads the rest
+        # (leagues.services.match_results).
         candidates = {
             table_id: event
             for event in events
-            if event.type == table_events.DEAL_SEED_REVEALED
+            if event.type in (table_events.DEAL_SEED_REVEALED, table_events.DEAL_REVEAL_HELD)
             and (table_id := table_id_of_stream(event.stream_id)) is not None
         }
         if candidates:

@@ -60,6 +60,7 @@ app.conf.include = [
     "games.live.tasks",
     "games.tasks",
     "leagues.tasks",
+    "leagues.duplicate_tasks",
 ]
 TIMER_TASK_PREFIXES = ("bots.watchdog.", "games.live.tasks.", "games.tasks.", "leagues.tasks.")
 

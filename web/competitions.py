@@ -16,6 +16,12 @@ class CompetitionPageView(TemplateView):
     template_name = "web/competition.html"
 
 
+class CompetitionBoardsView(TemplateView):
+    """A duplicate competition's standings, boards and travellers."""
+
+    template_name = "web/competition_boards.html"
+
+
 class CompetitionOrganiseView(TemplateView):
     template_name = "web/competition_organise.html"
 

@@ -10,6 +10,7 @@ from web.account import (
     PasswordResetSentPage,
 )
 from web.competitions import (
+    CompetitionBoardsView,
     CompetitionJoinView,
     CompetitionListView,
     CompetitionNewView,
@@ -35,6 +36,11 @@ urlpatterns = [
         "competitions/<uuid:competition_id>/",
         CompetitionPageView.as_view(),
         name="web-competition",
+    ),
+    path(
+        "competitions/<uuid:competition_id>/boards/",
+        CompetitionBoardsView.as_view(),
+        name="web-competition-boards",
     ),
     path(
         "competitions/<uuid:competition_id>/organise/",

@@ -75,7 +75,7 @@ class TableListQuerySerializer(serializers.Serializer[Any]):
 
 
 def _summary(table: Table, viewer: Any) -> dict[str, Any]:
-    if table.spectator_delay_tricks and table.status == "playing":
+    if (table.spectator_delay_tricks and table.status == "playing") or table.embargoed:
         user_id = table_selectors.viewer_user_id(viewer)
         if user_id is None or all(row.get("user_id") != user_id for row in table.seats):
             return _delayed_summary(table, table_selectors.table_view(table.id, viewer))
@@ -95,8 +95,9 @@ def _summary(table: Table, viewer: Any) -> dict[str, Any]:
 
 
 def _delayed_summary(table: Table, view: dict[str, Any]) -> dict[str, Any]:
-    """A table in play behind a spectator delay, as its spectator sees it: the version,
-    hand, turn and totals of the delayed view, not the read model's live ones."""
+    """A table in play behind a spectator delay (or a duplicate round's table before its
+    boards are revealed), as its spectator sees it: the version, status, hand, turn and
+    totals of the view it is shown, not the read model's live ones."""
     hand = view["hand"]
     return {
         "id": str(table.id),

@@ -16,7 +16,6 @@ from typing import Any
 
 from games.engine.bidding import parse_bid
 from games.engine.cards import CardError, parse_card
-from games.engine.deal import shuffled_deck
 from games.engine.errors import IllegalMove
 from games.engine.hand import BIDDING, PHASE_NAMES
 from games.engine.rules import Rules
@@ -139,9 +138,23 @@ def decide_create(
     created_by: int | None,
     spectator_delay_tricks: object = 0,
     owner: Mapping[str, Any] | None = None,
+    boards: tuple[int, str] | None = None,
 ) -> list[ev.DomainEvent]:
     """A new table with its rules snapshot, seat configuration, spectator delay and the
-    opaque tag of its owner (kept, never interpreted)."""
+    opaque tag of its owner (kept, never interpreted); ``boards``: ``(count, commitment)``
+    when it deals a duplicate round's boards rather than its own seed."""
+    deals = None
+    if boards is not None:
+        count, commitment = boards
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise IllegalMove("bad_boards", "A table deals a whole number of boards.")
+        if not 1 <= count <= ev.MAX_TABLE_BOARDS:
+            raise IllegalMove("bad_boards", f"A table deals 1 to {ev.MAX_TABLE_BOARDS} boards.")
+        if rules.hands != count or rules.extra_hands:
+            raise IllegalMove(
+                "bad_boards", f"A table dealing {count} boards plays exactly {count} hands."
+            )
+        deals = {"source": "boards", "boards": count, "commitment": commitment}
     if turn_timer_seconds is not None and (
         isinstance(turn_timer_seconds, bool)
         or not isinstance(turn_timer_seconds, int)
@@ -179,6 +192,7 @@ def decide_create(
             created_by=created_by,
             spectator_delay_tricks=spectator_delay_tricks,
             owner=owner,
+            deals=deals,
         ),
     )
     return out
@@ -274,9 +288,11 @@ def decide_start(
         raise TableRefusal(
             "not_allowed", "Only the table's creator or a seated player can start the game.", 403
         )
+    if state.deals_from_boards:
+        first_dealer = 0  # board 1 is North's deal (leagues.core.duplicate.boards)
     out: list[ev.DomainEvent] = []
     _emit(state, out, ev.game_started(first_dealer))
-    _emit(state, out, ev.deal_committed(seed_commitment(seed)))
+    _emit(state, out, ev.deal_committed(seed_commitment(seed), boards=state.deals_from_boards))
     out.extend(follow_ups(state, seed))
     return out
 
@@ -367,11 +383,30 @@ def follow_ups(state: TableState, seed: str) -> list[ev.DomainEvent]:
     if state.needs_deal:
         assert state.game is not None
         number = state.hand_number + 1
-        _emit(
-            state, out, ev.hand_dealt(number, state.game.next_dealer, shuffled_deck(seed, number))
-        )
+        deck = state.deck_for(seed, number)
+        _emit(state, out, ev.hand_dealt(number, state.game.next_dealer, deck))
     elif state.needs_reveal:
-        _emit(state, out, ev.deal_seed_revealed(seed))
+        if state.deals_from_boards:
+            # Other tables may still be playing these boards: the owner reveals the seed.
+            _emit(state, out, ev.deal_reveal_held(state.hand_number))
+        else:
+            _emit(state, out, ev.deal_seed_revealed(seed))
+    return out
+
+
+def decide_reveal_deals(state: TableState, actor: ActorRef, seed: str) -> list[ev.DomainEvent]:
+    """Reveal a boards table's held-back seed (its owner's command, once no other table
+    can still be playing its boards)."""
+    if actor.kind != SYSTEM:
+        raise TableRefusal("system_only", "Only the table's owner reveals its boards.", 403)
+    if not state.deals_from_boards:
+        raise TableRefusal("not_boards", "This table's seed is revealed when its game ends.", 409)
+    if state.revealed_seed is not None:
+        raise TableRefusal("already_revealed", "The boards are revealed already.", 409)
+    if not state.reveal_held:
+        raise TableRefusal("not_finished", "The table's game is not over yet.", 409)
+    out: list[ev.DomainEvent] = []
+    _emit(state, out, ev.deal_seed_revealed(seed))
     return out
 
 

@@ -33,6 +33,7 @@ TURN_TIMED_OUT = "TurnTimedOut"
 SEAT_HANDED_TO_BOT = "SeatHandedToBot"
 SEAT_TAKEN_BACK = "SeatTakenBack"
 DEAL_SEED_REVEALED = "DealSeedRevealed"
+DEAL_REVEAL_HELD = "DealRevealHeld"
 TABLE_ABANDONED = "TableAbandoned"
 SEAT_RESERVED = "SeatReserved"
 SEAT_INVITATION_REISSUED = "SeatInvitationReissued"
@@ -41,7 +42,7 @@ SEAT_INVITATION_REVOKED = "SeatInvitationRevoked"
 #: The current schema version of every event type (bump on an incompatible payload change
 #: and teach the fold to read both).
 SCHEMA_VERSIONS: dict[str, int] = {
-    TABLE_CREATED: 3,
+    TABLE_CREATED: 4,
     SEAT_TAKEN: 1,
     SEAT_LEFT: 1,
     GAME_STARTED: 1,
@@ -55,6 +56,7 @@ SCHEMA_VERSIONS: dict[str, int] = {
     SEAT_HANDED_TO_BOT: 1,
     SEAT_TAKEN_BACK: 1,
     DEAL_SEED_REVEALED: 1,
+    DEAL_REVEAL_HELD: 1,
     TABLE_ABANDONED: 1,
     SEAT_RESERVED: 1,
     SEAT_INVITATION_REISSUED: 1,
@@ -88,6 +90,16 @@ COMMITMENT_SCHEME = "sha256(seed-utf8)"
 #: in the stream: only its host and the friend it is sent to hold it).
 INVITATION_SCHEME = "sha256(secret-utf8)"
 SHUFFLE_SCHEME = "shuffled_deck(seed, hand_number): SHA-256 counter-mode Fisher-Yates"
+#: How a table dealing a duplicate round's boards (``TableCreated`` v4 ``deals``) derives
+#: hand ``n``: board ``n`` of the round whose seed it committed to (docs/tables.md).
+BOARDS_SHUFFLE_SCHEME = (
+    "shuffled_deck(hex(sha256('spades-board|' + seed + '|' + hand_number)), 1), "
+    "dealer (hand_number - 1) mod 4"
+)
+#: Deal sources of a table (``TableCreated`` v4): its own fresh seed, or a round's boards.
+DEAL_SOURCES = ("seed", "boards")
+#: The most boards a table deals from a round (``leagues.core.duplicate.boards.MAX_BOARDS``).
+MAX_TABLE_BOARDS = 64
 
 SEAT_KINDS = ("human", "bot")
 #: A spectator may be kept at most this many completed tricks behind play (a hand's worth).
@@ -133,12 +145,17 @@ def table_created(
     created_by: int | None,
     spectator_delay_tricks: int = 0,
     owner: Mapping[str, Any] | None = None,
+    deals: Mapping[str, Any] | None = None,
 ) -> DomainEvent:
     """The table's birth: the full rules snapshot, the preset it came from, the seats, how
     many completed tricks behind play its spectators are kept (0: live), and the opaque tag
     of whatever the table was created for (``owner``; None: nobody's), which games keeps
     and shows but never interprets (e.g. ``{"kind": "competition", "id", "round",
-    "board"}``, written by the leagues)."""
+    "board"}``, written by the leagues). ``deals`` (v4): where the table's deals come
+    from: None (its own fresh seed, committed when the game starts) or ``{"source":
+    "boards", "boards": k, "commitment": c}``: hand ``n`` is board ``n`` of the duplicate
+    round whose seed hashes to ``c`` (``BOARDS_SHUFFLE_SCHEME``), and the seed is revealed
+    only when the table's owner says so (``RevealDeals``), not when the game ends."""
     return _event(
         TABLE_CREATED,
         {
@@ -149,6 +166,7 @@ def table_created(
             "created_by": created_by,
             "spectator_delay_tricks": spectator_delay_tricks,
             "owner": None if owner is None else dict(owner),
+            "deals": None if deals is None else dict(deals),
         },
     )
 
@@ -168,11 +186,12 @@ def game_started(first_dealer: int) -> DomainEvent:
     return _event(GAME_STARTED, {"first_dealer": SEAT_NAMES[first_dealer]})
 
 
-def deal_committed(commitment: str) -> DomainEvent:
-    """The hash of the secret seed every deal of this game derives from."""
+def deal_committed(commitment: str, *, boards: bool = False) -> DomainEvent:
+    """The hash of the secret seed every deal of this game derives from (``boards``: the
+    seed of the duplicate round whose boards the table deals)."""
+    shuffle = BOARDS_SHUFFLE_SCHEME if boards else SHUFFLE_SCHEME
     return _event(
-        DEAL_COMMITTED,
-        {"commitment": commitment, "scheme": COMMITMENT_SCHEME, "shuffle": SHUFFLE_SCHEME},
+        DEAL_COMMITTED, {"commitment": commitment, "scheme": COMMITMENT_SCHEME, "shuffle": shuffle}
     )
 
 
@@ -248,6 +267,12 @@ def seat_handed_to_bot(seat: int, level: str, reason: str) -> DomainEvent:
 def seat_taken_back(seat: int, user_id: int) -> DomainEvent:
     """The seat's player plays it again."""
     return _event(SEAT_TAKEN_BACK, {"seat": SEAT_NAMES[seat], "user_id": user_id})
+
+
+def deal_reveal_held(hands: int) -> DomainEvent:
+    """The game of a table dealing a round's boards is over after ``hands`` hands; its seed
+    is held back (other tables may still be playing these boards) until ``RevealDeals``."""
+    return _event(DEAL_REVEAL_HELD, {"hands": hands})
 
 
 def deal_seed_revealed(seed: str) -> DomainEvent:
@@ -356,6 +381,20 @@ def _spectator_delay(value: object) -> bool:
     return _is_int(value) and 0 <= value <= MAX_SPECTATOR_DELAY_TRICKS  # type: ignore[operator]
 
 
+def _deals(value: object) -> bool:
+    if value is None:
+        return True
+    return (
+        isinstance(value, dict)
+        and set(value) == {"source", "boards", "commitment"}
+        and value["source"] == "boards"
+        and _is_int(value["boards"])
+        and 1 <= value["boards"] <= MAX_TABLE_BOARDS
+        and isinstance(value["commitment"], str)
+        and bool(_HEX64.match(value["commitment"]))
+    )
+
+
 def _owner(value: object) -> bool:
     if value is None:
         return True
@@ -406,6 +445,17 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Callable[[object], bool]]] = {
         "spectator_delay_tricks": _spectator_delay,
         "owner": _owner,
     },
+    (TABLE_CREATED, 4): {
+        "rules": lambda v: isinstance(v, dict),
+        "preset": _preset,
+        "seats": _seat_config,
+        "turn_timer_seconds": lambda v: v is None or (_is_int(v) and v > 0),  # type: ignore[operator]
+        "created_by": _optional_int,
+        "spectator_delay_tricks": _spectator_delay,
+        "owner": _owner,
+        "deals": _deals,
+    },
+    (DEAL_REVEAL_HELD, 1): {"hands": _hand_number},
     (SEAT_TAKEN, 1): {"seat": _seat, "user_id": _is_int},
     (SEAT_LEFT, 1): {"seat": _seat, "user_id": _is_int},
     (GAME_STARTED, 1): {"first_dealer": _seat},

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from games.engine.bidding import look_at_cards, parse_bid, place_bid
 from games.engine.cards import parse_card
-from games.engine.deal import DealError, deal_deck, seed_commitment
+from games.engine.deal import DealError, board_deck, deal_deck, seed_commitment, shuffled_deck
 from games.engine.hand import BIDDING, COMPLETE, NO_SEAT, PASSING, PHASE_NAMES, PLAYING, HandState
 from games.engine.passing import pass_cards
 from games.engine.play import play_card
@@ -91,6 +91,11 @@ class TableState:
         "game",
         "deal_versions",
         "trick_ends",
+        "deal_source",
+        "board_count",
+        "boards_commitment",
+        "reveal_held",
+        "lobby_version",
     )
 
     def __init__(self) -> None:
@@ -125,6 +130,17 @@ class TableState:
         # (counted over the whole game): where a spectator's delayed view may end.
         self.deal_versions: list[int] = []
         self.trick_ends: list[int] = []
+        # Where the deals come from (TableCreated v4 ``deals``): "seed" (its own, fresh at
+        # the start) or "boards" (a duplicate round's: hand n is board n, the round seed
+        # committed at creation, revealed only by the owner's RevealDeals).
+        self.deal_source = "seed"
+        self.board_count = 0
+        self.boards_commitment: str | None = None
+        # A boards table's game is over and its seed held back (DealRevealHeld).
+        self.reveal_held = False
+        # The version just before GameStarted: all a spectator sees of a boards table
+        # until its seed is revealed.
+        self.lobby_version = 0
 
     # ------------------------------------------------------------ folding
 
@@ -210,8 +226,27 @@ class TableState:
 
     @property
     def needs_reveal(self) -> bool:
-        """Whether the game is over and the deal seed not yet revealed."""
-        return self.status == FINISHED and self.revealed_seed is None
+        """Whether the game is over and the deal seed not yet revealed (a boards table's
+        seed: not yet held back, then revealed by its owner's command only)."""
+        return self.status == FINISHED and self.revealed_seed is None and not self.reveal_held
+
+    @property
+    def deals_from_boards(self) -> bool:
+        """Whether the table deals a duplicate round's boards (TableCreated v4)."""
+        return self.deal_source == "boards"
+
+    def deck_for(self, seed: str, hand_number: int) -> list[int]:
+        """The deck the committed ``seed`` gives hand ``hand_number`` at this table: its
+        own shuffle, or (a boards table) board ``hand_number`` of the round."""
+        if self.deals_from_boards:
+            return board_deck(seed, hand_number)
+        return shuffled_deck(seed, hand_number)
+
+    @property
+    def boards_embargoed(self) -> bool:
+        """Whether the table's play is hidden from everyone but its seats: a boards table
+        before its seed is revealed (other tables may still be playing its boards)."""
+        return self.deals_from_boards and self.revealed_seed is None
 
     def team_totals(self) -> tuple[int, int]:
         """The running scores (0, 0 before any hand is scored)."""
@@ -238,6 +273,10 @@ class TableState:
         has been completed it ends with the game's first deal. No delay in the lobby, or once
         the game is over (finished or abandoned): then everything is shown.
         """
+        if self.boards_embargoed and self.status != LOBBY:
+            # A duplicate board's play reaches no spectator before the round's boards are
+            # revealed: the table as it was when the game started, no bid, no card.
+            return self.lobby_version
         delay = self.spectator_delay_tricks
         if delay == 0 or self.status != PLAYING_STATUS or not self.deal_versions:
             return self.version
@@ -304,6 +343,12 @@ def _on_table_created(state: TableState, data: Mapping[str, Any]) -> None:
     # Before schema 3 no table had an owner tag.
     owner = data.get("owner")
     state.owner = None if owner is None else dict(owner)
+    # Before schema 4 every table dealt from its own seed.
+    deals = data.get("deals")
+    if deals is not None:
+        state.deal_source = "boards"
+        state.board_count = int(deals["boards"])
+        state.boards_commitment = str(deals["commitment"])
 
 
 def _on_seat_taken(state: TableState, data: Mapping[str, Any]) -> None:
@@ -418,6 +463,12 @@ def _on_game_started(state: TableState, data: Mapping[str, Any]) -> None:
         f"Every seat needs a player or a bot before the game starts; empty: {', '.join(empty)}.",
     )
     first_dealer = _seat_arg(data, "first_dealer")
+    _require(
+        not state.deals_from_boards or first_dealer == 0,
+        "boards_dealer",
+        "A table dealing a round's boards starts with North dealing board 1.",
+    )
+    state.lobby_version = state.version
     state.first_dealer = first_dealer
     state.game = Game(state.rules, first_dealer)
     state.status = PLAYING_STATUS
@@ -428,6 +479,11 @@ def _on_deal_committed(state: TableState, data: Mapping[str, Any]) -> None:
         state.status == PLAYING_STATUS and state.commitment is None and state.hand_number == 0,
         "commitment_out_of_place",
         "A deal commitment is recorded once, after the game starts and before the first deal.",
+    )
+    _require(
+        not state.deals_from_boards or data["commitment"] == state.boards_commitment,
+        "boards_commitment",
+        "A table dealing a round's boards commits to the round's seed.",
     )
     state.commitment = data["commitment"]
 
@@ -444,6 +500,11 @@ def _on_hand_dealt(state: TableState, data: Mapping[str, Any]) -> None:
         data["hand_number"] == len(game.hands) + 1,
         "wrong_hand",
         f"The next deal is hand {len(game.hands) + 1}, not {data['hand_number']}.",
+    )
+    _require(
+        not state.deals_from_boards or data["hand_number"] <= state.board_count,
+        "no_such_board",
+        f"This table deals {state.board_count} boards.",
     )
     deck = [parse_card(name) for name in data["deck"]]
     try:
@@ -538,6 +599,15 @@ def _on_seat_taken_back(state: TableState, data: Mapping[str, Any]) -> None:
     state.bot_stand_ins[seat] = None
 
 
+def _on_deal_reveal_held(state: TableState, data: Mapping[str, Any]) -> None:
+    _require(
+        state.deals_from_boards and state.status == FINISHED and not state.reveal_held,
+        "not_finished",
+        "Only a finished game of a round's boards holds its seed back.",
+    )
+    state.reveal_held = True
+
+
 def _on_deal_seed_revealed(state: TableState, data: Mapping[str, Any]) -> None:
     _require(
         state.status == FINISHED and state.revealed_seed is None,
@@ -577,6 +647,7 @@ _HANDLERS: dict[str, Any] = {
     ev.SEAT_HANDED_TO_BOT: _on_seat_handed_to_bot,
     ev.SEAT_TAKEN_BACK: _on_seat_taken_back,
     ev.DEAL_SEED_REVEALED: _on_deal_seed_revealed,
+    ev.DEAL_REVEAL_HELD: _on_deal_reveal_held,
     ev.TABLE_ABANDONED: _on_table_abandoned,
     ev.SEAT_RESERVED: _on_seat_reserved,
     ev.SEAT_INVITATION_REISSUED: _on_seat_invitation_reissued,

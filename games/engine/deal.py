@@ -75,6 +75,23 @@ def shuffled_deck(seed: str | bytes | int, hand_number: int = 1) -> list[int]:
     return deck
 
 
+#: The domain of a duplicate board's seed (``leagues.core.duplicate.boards``).
+BOARD_DOMAIN = "spades-board"
+
+
+def board_seed(round_seed: str, number: int) -> str:
+    """Board ``number``'s seed in a duplicate round with ``round_seed``:
+    ``hex(SHA-256("spades-board" | round_seed | number))``. A table dealing a round's
+    boards (``TableCreated`` v4 ``deals``) commits to the round seed and deals its hand
+    ``n`` from board ``n``: :func:`board_deck`."""
+    return hashlib.sha256(f"{BOARD_DOMAIN}|{round_seed}|{number}".encode()).hexdigest()
+
+
+def board_deck(round_seed: str, number: int) -> list[int]:
+    """Board ``number``'s deck: the first hand a table with the board's seed deals."""
+    return shuffled_deck(board_seed(round_seed, number), 1)
+
+
 def check_deck(deck: list[int]) -> None:
     """Refuse a deck that is not the 52 distinct cards."""
     if len(deck) != DECK_SIZE or mask_of(deck) != (1 << DECK_SIZE) - 1:

@@ -127,6 +127,7 @@ def read_model_fields(
         "totals": {TEAM_NAMES[t]: totals[t] for t in (0, 1)},
         "bags": {TEAM_NAMES[t]: bags[t] for t in (0, 1)},
         "winner": winner,
+        "embargoed": state.boards_embargoed and state.status != "lobby",
     }
     if with_seats:
         fields["seats"] = seat_rows(state)

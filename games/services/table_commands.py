@@ -277,16 +277,21 @@ class StartGame(TableCommand):
         dealer = secrets.randbelow(4) if self.first_dealer is None else _seat(self.first_dealer)
         who = actor_ref(actor)
         table_uuid = parse_table_id(self.table_id)
-        seed = secrets.token_hex(32)
+        fresh = secrets.token_hex(32)
+        kept: dict[str, bool] = {}
 
-        def decide(state: TableState, _: str | None) -> list[ev.DomainEvent]:
+        def decide(state: TableState, held: str | None) -> list[ev.DomainEvent]:
+            # A table dealing a round's boards was given its seed when it was created.
+            kept["fresh"] = held is None
+            seed = fresh if held is None else held
             return decisions.decide_start(state, who, first_dealer=dealer, seed=seed)
 
         def keep_secret() -> None:
             # Written with the events, in the same transaction, and never updated.
-            TableSecret.objects.create(
-                table_id=table_uuid, seed=seed, commitment=seed_commitment(seed)
-            )
+            if kept.get("fresh", True):
+                TableSecret.objects.create(
+                    table_id=table_uuid, seed=fresh, commitment=seed_commitment(fresh)
+                )
 
         return run_command(
             table_uuid,
@@ -294,7 +299,28 @@ class StartGame(TableCommand):
             decide,
             expected_version=expected_version,
             command_id=command_id,
+            needs_seed=lambda state: state.deals_from_boards,
             after_append=keep_secret,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RevealDeals(TableCommand):
+    """Reveal the held-back seed of a table that dealt a duplicate round's boards: the
+    system only (its owner, once no other table can still be playing those boards). Not
+    an API operation."""
+
+    name: ClassVar[str] = "reveal_deals"
+
+    def run(self, actor: Actor, expected_version: object, command_id: object) -> CommandResult:
+        who = actor_ref(actor)
+        return run_command(
+            self.table_id,
+            actor,
+            lambda state, seed: decisions.decide_reveal_deals(state, who, seed or ""),
+            expected_version=expected_version,
+            command_id=command_id,
+            needs_seed=lambda state: True,
         )
 
 
@@ -468,6 +494,8 @@ def create_table(
     preset_version: int | None = None,
     spectator_delay_tricks: int = 0,
     owner: dict[str, Any] | None = None,
+    deal_seed: str | None = None,
+    boards: int | None = None,
 ) -> CommandResult:
     """A new table in the lobby. ``rules``: a preset name or ``{"preset": NAME, **overrides}``
     (``preset`` is the same as ``rules=NAME``); the preset version and the full rules
@@ -475,6 +503,9 @@ def create_table(
     "level": "easy"|"normal"|"hard"}}``, missing seats are human.  ``spectator_delay_tricks``
     (0 to 13, 0 by default: live): how many completed tricks behind play spectators see the
     table (``games.selectors.visibility``); seated players always see it live.
+    ``deal_seed`` with ``boards``: the table deals boards 1..``boards`` of the duplicate
+    round with that (secret) seed instead of a fresh seed of its own; the seed is kept now
+    (``TableSecret``) and revealed only by ``RevealDeals``.
     """
     who = actor_ref(actor)
     if who.kind == "anonymous":
@@ -502,6 +533,7 @@ def create_table(
             created_by=who.user_id,
             spectator_delay_tricks=spectator_delay_tricks,
             owner=owner,
+            boards=None if deal_seed is None else (boards or 0, seed_commitment(deal_seed)),
         )
     except IllegalMove as error:
         raise refusal(error) from None
@@ -519,5 +551,9 @@ def create_table(
         if result.duplicate:
             return command_result(table_id, result)
         create_row(table_id, state, result.events[-1].recorded_at)
+        if deal_seed is not None:
+            TableSecret.objects.create(
+                table_id=table_id, seed=deal_seed, commitment=seed_commitment(deal_seed)
+            )
         put_back(table_id, state, result.events[-1].hash, committed=False)
     return command_result(table_id, result)

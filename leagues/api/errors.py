@@ -25,6 +25,7 @@ TOO_MANY = {
     "too_many_entrants",
     "too_many_bot_tables",
     "too_many_proposals",
+    "too_many_forbidden_pairs",
 }
 NOT_FOUND = {
     "unknown_competition",
@@ -36,6 +37,8 @@ NOT_FOUND = {
     "unknown_league",
     "unknown_calendar",
     "not_in_competition",
+    "unknown_board",
+    "not_duplicate",
 }
 CONFLICT = {
     "round_not_closed",
@@ -61,7 +64,11 @@ CONFLICT = {
     "already_confirmed",
     "nothing_to_confirm",
     "played_after_withdrawal",
+    "already_forbidden",
+    "not_forbidden",
+    "round_has_results",
     "no_entry_link",
+    "board_open",
 }
 
 

@@ -25,7 +25,9 @@ from leagues.domain.decisions import (
     CompetitionSpec,
     CorrectionRequest,
     EntrantRequest,
+    ForbiddenPairRequest,
     LinkSecretRequest,
+    OverrideRequest,
     PairRequest,
     ProposalRequest,
     ReasonRequest,
@@ -38,6 +40,7 @@ from leagues.domain.decisions.competition import (
     MAX_ORGANISERS,
     MAX_ROUND_STARTS,
 )
+from leagues.domain.decisions.pairing_control import MAX_OVERRIDE_MATCHES
 from leagues.domain.decisions.results import FORFEIT_SIDES
 from leagues.domain.entrant_import import MAX_IMPORT_BYTES
 from leagues.domain.league import (
@@ -49,7 +52,16 @@ from leagues.domain.league import (
     SeasonRequest,
 )
 from leagues.domain.parsing import MAX_NAME, MAX_REASON, MAX_USERNAME, known_fields
-from leagues.domain.settings import BOT_LEVELS, KINDS, KNOCKOUT_SEEDINGS, ROUND_ROBIN_ORDERS
+from leagues.domain.settings import (
+    BOT_LEVELS,
+    DUPLICATE_MOVEMENTS,
+    DUPLICATE_SCALES,
+    KINDS,
+    KNOCKOUT_SEEDINGS,
+    MAX_BOARDS_PER_ROUND,
+    MAX_PAR_PLAYS,
+    ROUND_ROBIN_ORDERS,
+)
 from services.api.serializers import StrictSerializer
 
 MAX_BOARD = 10_000
@@ -119,6 +131,15 @@ class MatchPointsSerializer(StrictSerializer):
     forfeit_loss = serializers.IntegerField(required=False, min_value=0, max_value=MAX_MATCH_POINTS)
 
 
+class DuplicateSerializer(StrictSerializer):
+    """A duplicate competition (docs/leagues.md, "Duplicate competitions")."""
+
+    boards_per_round = serializers.IntegerField(min_value=1, max_value=MAX_BOARDS_PER_ROUND)
+    movement = serializers.ChoiceField(choices=DUPLICATE_MOVEMENTS, required=False)
+    scale = serializers.ChoiceField(choices=DUPLICATE_SCALES, required=False)
+    par_plays = serializers.IntegerField(required=False, min_value=1, max_value=MAX_PAR_PLAYS)
+
+
 class CompetitionSpecSerializer(RequestSerializer):
     """``POST /api/competitions``: a tournament or season (docs/leagues.md, "Settings")."""
 
@@ -174,6 +195,11 @@ class CompetitionSpecSerializer(RequestSerializer):
     division = serializers.CharField(required=False, allow_null=True, max_length=MAX_LABEL)
     rules = RulesSpecField(required=False, help_text='A preset name or {"preset": NAME, ...}.')
     organisers = serializers.ListField(child=_user_id(), required=False, max_length=MAX_ORGANISERS)
+    duplicate = DuplicateSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Every table of a round deals the round's boards (null: not duplicate).",
+    )
 
 
 # ---------------------------------------------------------------- registration
@@ -250,6 +276,37 @@ class PairRequestSerializer(RequestSerializer):
         max_value=MAX_ROUND,
         help_text="The round to pair: idempotent (that round if it is paired).",
     )
+
+
+class ForbiddenPairSerializer(RequestSerializer):
+    parser = ForbiddenPairRequest.parse
+
+    entrants = serializers.ListField(
+        child=_id("An entrant id."),
+        min_length=2,
+        max_length=2,
+        help_text="The two entrants (ids) to keep apart, or to let meet again.",
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=MAX_REASON)
+
+
+class OverrideMatchSerializer(StrictSerializer):
+    north_south = _id("The North-South entrant.")
+    east_west = _id("The East-West entrant.")
+
+
+class OverrideSerializer(RequestSerializer):
+    """A round's pairing as the organiser writes it (boards in the order given)."""
+
+    parser = OverrideRequest.parse
+
+    matches = serializers.ListField(
+        child=OverrideMatchSerializer(), min_length=1, max_length=MAX_OVERRIDE_MATCHES
+    )
+    byes = serializers.ListField(
+        child=_id("The entrant with the bye."), required=False, max_length=1
+    )
+    reason = serializers.CharField(max_length=MAX_REASON, validators=[NAMED])
 
 
 class PointsSerializer(StrictSerializer):

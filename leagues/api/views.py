@@ -26,8 +26,10 @@ from leagues.core.errors import LeagueError
 from leagues.domain.decisions import (
     CorrectionRequest,
     EntrantRequest,
+    ForbiddenPairRequest,
     ForfeitRequest,
     LinkSecretRequest,
+    OverrideRequest,
     ProposalRequest,
     ReasonRequest,
     SubstitutionRequest,
@@ -35,12 +37,15 @@ from leagues.domain.decisions import (
 from leagues.domain.entrant_import import MAX_IMPORT_BYTES, ImportRefused
 from leagues.domain.league import LeagueSpec, SeasonRequest
 from leagues.domain.pools import parse_pool
+from leagues.domain.settings import DUPLICATE_SCALES
 from leagues.selectors import calendars, entry_links
 from leagues.selectors import competitions as reads
+from leagues.selectors import duplicate as duplicate_reads
 from leagues.services import (
     calendar_feeds,
     competitions,
     entrant_import,
+    pairing_control,
     registration,
     results,
 )
@@ -428,6 +433,60 @@ class RoundCommandView(CommandView):
         return {"round": reads.pairings(path["competition_id"])[path["number"] - 1]}
 
 
+@extend_schema_view(
+    get=_read(
+        "competition_forbidden_pairs",
+        "The pairs of entrants kept apart; who forbade each and why, for its organisers.",
+    ),
+    post=_write(
+        "competition_forbidden_pair_add",
+        bodies.ForbiddenPairSerializer,
+        "Keep two entrants apart: no round paired from now on has them meet while a "
+        "pairing without them exists.",
+    ),
+)
+class ForbiddenPairsView(CommandView):
+    body = bodies.ForbiddenPairSerializer
+    creates = True
+
+    def get(self, request: Request, competition_id: str) -> Response:
+        user = request.user
+        return Response(
+            reads.forbidden_pairs(competition_id, user.pk if user.is_authenticated else None)
+        )
+
+    def run(self, user: Any, body: ForbiddenPairRequest, competition_id: str) -> Any:
+        return pairing_control.forbid_pair(user, competition_id, body)
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        # Only an organiser's write gets here: the reasons are theirs to see.
+        return reads.forbidden_pairs_of(outcome, organiser=True)
+
+
+@write(
+    "competition_forbidden_pair_remove",
+    "Let two entrants kept apart meet again (from the next round paired).",
+)
+class AllowPairView(CommandView):
+    body = bodies.ForbiddenPairSerializer
+
+    def run(self, user: Any, body: ForbiddenPairRequest, competition_id: str) -> Any:
+        return pairing_control.allow_pair(user, competition_id, body)
+
+
+@write(
+    "competition_round_override",
+    "Replace a paired Swiss round's pairing with your own, before its tables open "
+    "(no table started, no result): recorded with you and your reason; verify_pairings "
+    "reports the round as manual.",
+)
+class OverrideRoundView(RoundCommandView):
+    body = bodies.OverrideSerializer
+
+    def run(self, user: Any, body: OverrideRequest, competition_id: str, number: int) -> Any:
+        return pairing_control.override_pairing(user, competition_id, number, body)
+
+
 @write("competition_round_start", "Start a paired round: its tables are created.")
 class StartRoundView(RoundCommandView):
     def run(self, user: Any, body: None, competition_id: str, number: int) -> Any:
@@ -813,3 +872,41 @@ class EntrantImportView(LeaguesView):
             ) from None
         body_out = {"imported": imported, "competition": reads.overview(state.competition_id)}
         return Response(body_out, status=201)
+
+
+# ---------------------------------------------------------------- duplicate
+
+
+@read(
+    "competition_duplicate",
+    "A duplicate competition: its standings by matchpoints or IMPs (`scale`: a what-if "
+    "on the other scale) over the revealed boards, and each round's boards.",
+    parameters=[OpenApiParameter("scale", str, enum=list(DUPLICATE_SCALES), required=False)],
+)
+class DuplicateView(LeaguesView):
+    def get_throttles(self) -> list[Any]:
+        return [WhatIfThrottle()] if "scale" in self.request.query_params else []
+
+    def get(self, request: Request, competition_id: str) -> Response:
+        answer = duplicate_reads.standings(competition_id, request.query_params.get("scale"))
+        return Response(answer)
+
+
+@read(
+    "competition_round_boards",
+    "A duplicate round's boards: number, dealer and commitment; once every table has "
+    "finished them and they are revealed, each board's seed, deck and par.",
+)
+class RoundBoardsView(LeaguesView):
+    def get(self, request: Request, competition_id: str, number: int) -> Response:
+        return Response(duplicate_reads.round_boards(competition_id, number))
+
+
+@read(
+    "competition_board_traveller",
+    "A board's traveller: every table's bids, tricks and score, matchpoints and IMPs, and "
+    "par (409 `board_open` while any table of the round may still play it).",
+)
+class TravellerView(LeaguesView):
+    def get(self, request: Request, competition_id: str, number: int, board: int) -> Response:
+        return Response(duplicate_reads.board_traveller(competition_id, number, board))

@@ -33,7 +33,7 @@ Deriver = Callable[[Mapping[str, Any], str], RoundPairing]
 ENGINES: dict[str, tuple[tuple[int, ...], Deriver]] = {
     swiss.ENGINE: (swiss.ENGINE_VERSIONS, swiss.derive),
     round_robin.ENGINE: ((round_robin.ENGINE_VERSION,), round_robin.derive),
-    knockout.ENGINE: ((knockout.ENGINE_VERSION,), knockout.derive),
+    knockout.ENGINE: (knockout.ENGINE_VERSIONS, knockout.derive),
 }
 
 

@@ -16,7 +16,7 @@ from .commitment import commitment, derive
 from .duplicate.session import DuplicateState
 from .entrants import Entrant
 from .errors import LeagueError
-from .pairings import RoundPairing, histories
+from .pairings import ForbiddenPair, RoundPairing, histories
 from .results import Award, MatchFormat, MatchPoints, MatchResult, effective_results
 from .stages import Stage, advancing
 from .standings import StalePairing, Standings, compute_standings, stale_pairings
@@ -57,6 +57,10 @@ class PairedRound:
 
 @dataclass(frozen=True, slots=True)
 class Competition:
+    """``forbidden``: the pairs the organiser forbade to meet (sorted ids), as of the
+    next round to pair (a Swiss round's input carries those of its field; a knockout
+    stage's every round, those its first round was drawn with)."""
+
     settings: Settings
     entrants: tuple[Entrant, ...]
     rounds: tuple[PairedRound, ...] = ()
@@ -64,6 +68,7 @@ class Competition:
     awards: tuple[Award, ...] = ()
     #: A duplicate competition's boards, seatings and board results (None: matches).
     duplicate: DuplicateState | None = None
+    forbidden: tuple[ForbiddenPair, ...] = ()
 
     def standings(
         self, tiebreaks: Sequence[str] | None = None, through_round: int | None = None
@@ -139,15 +144,18 @@ class Competition:
         return [str(entry["id"]) if isinstance(entry, dict) else str(entry) for entry in drawn]
 
     def next_round_input(
-        self, stage: int, round_number: int, swiss_version: int | None = None
+        self, stage: int, round_number: int, version: int | None = None
     ) -> dict[str, Any]:
-        """The engine input document of round ``round_number`` in ``stage`` (a Swiss
-        round's for engine version ``swiss_version``, the current one by default)."""
+        """The engine input document of round ``round_number`` in ``stage`` (a Swiss or
+        knockout round's for engine version ``version``, the current one by default: an
+        old round's own when its input is rebuilt to verify it)."""
         spec = self.settings.stages[stage]
         entrant_ids = self._drawn_entrants(stage)
         ratings = {e.id: e.rating for e in self.entrants}
         if spec.kind == "knockout":
             seeding = "manual" if stage > 0 else self.settings.knockout_seeding
+            opening = next((r for r in self.rounds if r.stage == stage), None)
+            drawn_with = self.forbidden if opening is None else opening.input.get("forbidden", [])
             return knockout.canonical_input(
                 round_number,
                 entrant_ids,
@@ -157,6 +165,8 @@ class Competition:
                 spec.reset,
                 seeding,
                 lots_seed=self.settings.lots_seed,
+                version=version,
+                forbidden=drawn_with,
             )
         if spec.kind == "round_robin":
             first = min((r.number for r in self.rounds if r.stage == stage), default=round_number)
@@ -175,7 +185,7 @@ class Competition:
         field_ = swiss.swiss_entrants(
             {e: scores[e] for e in active}, ratings, histories(r.pairing for r in self.rounds)
         )
-        return swiss.canonical_input(round_number, field_, swiss_version)
+        return swiss.canonical_input(round_number, field_, version, self.forbidden)
 
 
 def pair_next_round(competition: Competition, seed: str) -> PairedRound:

@@ -44,7 +44,7 @@ from .duplicate.session import (
 from .entrants import MAX_ENTRANTS, MAX_ID_LENGTH, MAX_RATING, Entrant, check_entrants
 from .errors import LeagueError
 from .json_lines import line_of
-from .pairings import Pairing, RoundPairing
+from .pairings import MAX_FORBIDDEN_PAIRS, ForbiddenPair, Pairing, RoundPairing, forbidden_pair
 from .results import (
     AWARD_KINDS,
     SIDES,
@@ -80,6 +80,7 @@ TOP_KEYS = (
     "rounds",
     "results",
     "awards",
+    "forbidden_pairs",
     "standings",
     "board_results",
 )
@@ -290,10 +291,28 @@ def load_competition(document: object) -> Competition:
         for entrant in paired.pairing.byes
         if active[entrant](paired.number)  # a withdrawn entrant's bye is worth nothing
     ] + awards
+    forbidden = _forbidden(top.get("forbidden_pairs", []), "$.forbidden_pairs", known)
     standings = top.get("standings")
     if standings is not None and not isinstance(standings, Mapping):
         _fail("$.standings", "expected an object (as exported) or nothing.")
-    return Competition(settings, entrants, tuple(rounds), tuple(results), tuple(awards))
+    return Competition(
+        settings, entrants, tuple(rounds), tuple(results), tuple(awards), forbidden=tuple(forbidden)
+    )
+
+
+def _forbidden(value: object, where: str, known: Mapping[str, Entrant]) -> list[ForbiddenPair]:
+    """The pairs kept apart: two different known entrants each, ids sorted."""
+    pairs = set()
+    for index, item in enumerate(_list(value, where, MAX_FORBIDDEN_PAIRS)):
+        at = f"{where}[{index}]"
+        pair = _list(item, at, 2)
+        if len(pair) != 2:
+            _fail(at, "expected the two entrants' ids [a, b].")
+        a, b = (_known(x, f"{at}[{n}]", known) for n, x in enumerate(pair))
+        if a == b:
+            _fail(at, f"{a!r} twice: a pair is two different entrants.")
+        pairs.add(forbidden_pair(a, b))
+    return sorted(pairs)
 
 
 def _settings(value: object, where: str) -> Settings:
@@ -935,6 +954,8 @@ def competition_document(
     }
     if competition.duplicate is not None:
         _write_duplicate(document, competition)
+    if competition.forbidden:
+        document["forbidden_pairs"] = [list(pair) for pair in competition.forbidden]
     if standings is not None:
         document["standings"] = standings.as_dict()
     return document

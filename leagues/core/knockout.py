@@ -16,20 +16,35 @@ losers' champion wins the first (then both have lost once).
 Each match names where its two sides come from (a seed, or the winner or loser of an
 earlier match); :func:`resolve` plays the byes through and says which matches are
 ready, given the winners so far.
+
+Version 2 adds the organiser's forbidden pairs to the input.  Only round 1 can avoid
+them: its lower halves (seeds ``P/2+1`` to ``n``, one seeding band: every one of them
+is drawn against a top-half seed) may be swapped among the slots facing a top-half
+entrant, so a forbidden first-round match is redrawn with the fewest seeds moved
+(the fewest forbidden meetings first, then the smallest total move).  The byes stay
+with the top seeds and the top half stays where the standard order puts it, so two top
+seeds the byes bring together in round 1, or a pair that meets later in the bracket,
+are not kept apart (the round says they met).  With nothing forbidden in round 1, version 2 draws
+exactly the bracket of version 1.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import networkx as nx
+
 from .errors import LeagueError
 from .lots import lot
-from .pairings import Pairing, RoundPairing
+from .pairings import ForbiddenPair, Pairing, RoundPairing, forbidden_among, forbidden_pair
 
 ENGINE = "knockout"
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
+# The first version whose input carries the forbidden pairs.
+FORBIDDEN_FROM = 2
+ENGINE_VERSIONS = (1, ENGINE_VERSION)
 MAX_KNOCKOUT_ENTRANTS = 1024
 SEEDINGS = ("rating", "manual")
 
@@ -137,6 +152,42 @@ def seed_order(
     if seeding == "manual":
         return list(entrant_ids)
     return sorted(entrant_ids, key=lambda e: (-ratings.get(e, 0), lot(seed, ENGINE, e), e))
+
+
+def avoid_forbidden(seeds: Sequence[str], forbidden: frozenset[ForbiddenPair]) -> list[str]:
+    """``seeds`` with the lower half's entrants reassigned so that round 1 holds the
+    fewest forbidden matches, moving them as little as possible (the module docstring);
+    the order itself when round 1 holds none."""
+    count = len(seeds)
+    size = bracket_size(count)
+    order = seeding_positions(size)
+    faced = [
+        (order[2 * j], order[2 * j + 1])
+        for j in range(size // 2)
+        if order[2 * j + 1] <= count and order[2 * j] <= count
+    ]
+
+    def forbidden_between(top: int, bottom: int) -> bool:
+        return forbidden_pair(seeds[top - 1], seeds[bottom - 1]) in forbidden
+
+    if not any(forbidden_between(top, bottom) for top, bottom in faced):
+        return list(seeds)
+    bottoms = [bottom for _, bottom in faced]
+    most_moved = len(faced) * size
+    graph: nx.Graph[tuple[str, int]] = nx.Graph()
+    for top, slot in faced:
+        for bottom in bottoms:
+            allowed = not forbidden_between(top, bottom)
+            graph.add_edge(
+                ("slot", slot),
+                ("seed", bottom),
+                weight=(most_moved + 1 if allowed else 0) + size - abs(slot - bottom),
+            )
+    reordered = list(seeds)
+    for a, b in nx.max_weight_matching(graph, maxcardinality=True):
+        slot, bottom = (a[1], b[1]) if a[0] == "slot" else (b[1], a[1])
+        reordered[slot - 1] = seeds[bottom - 1]
+    return reordered
 
 
 def build_bracket(seeds: Sequence[str], double: bool = False, reset: bool = False) -> Bracket:
@@ -280,16 +331,21 @@ def canonical_input(
     reset: bool = False,
     seeding: str = "rating",
     lots_seed: str | None = None,
+    version: int | None = None,
+    forbidden: Iterable[Iterable[str]] = (),
 ) -> dict[str, Any]:
     """The input a knockout round is derived from (and committed to).
 
     ``lots_seed`` (the competition's) breaks rating ties, so every round rebuilds the
     same bracket; without it (inputs written before it was added) the round's own seed
-    does, which can reorder tied seeds between rounds.
+    does, which can reorder tied seeds between rounds.  From version 2 (``version``:
+    the current one by default), ``forbidden``: the pairs that must not meet in round 1
+    (the same in every round of the stage, so the bracket is drawn once).
     """
+    chosen = ENGINE_VERSION if version is None else version
     document: dict[str, Any] = {
         "engine": ENGINE,
-        "engine_version": ENGINE_VERSION,
+        "engine_version": chosen,
         "round": round_number,
         "entrants": [
             {"id": entrant, "rating": int(ratings.get(entrant, 0))} for entrant in entrant_ids
@@ -301,6 +357,8 @@ def canonical_input(
     }
     if lots_seed is not None:
         document["lots_seed"] = lots_seed
+    if chosen >= FORBIDDEN_FROM:
+        document["forbidden"] = [list(pair) for pair in forbidden_among(forbidden, entrant_ids)]
     return document
 
 
@@ -312,6 +370,10 @@ def drawn_bracket(document: Mapping[str, Any], seed: str) -> tuple[Bracket, Brac
     ratings = {str(entry["id"]): int(entry["rating"]) for entry in raw}
     draw = str(document.get("lots_seed", seed))
     seeds = seed_order(ids, ratings, draw, str(document.get("seeding", "rating")))
+    version = document.get("engine_version", 1)
+    if isinstance(version, int) and version >= FORBIDDEN_FROM:
+        forbidden = frozenset(forbidden_pair(str(a), str(b)) for a, b in document["forbidden"])
+        seeds = avoid_forbidden(seeds, forbidden)
     bracket = build_bracket(
         seeds, bool(document.get("double", False)), bool(document.get("reset", False))
     )

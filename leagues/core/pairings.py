@@ -102,3 +102,35 @@ def round_from_dict(document: Mapping[str, Any]) -> RoundPairing:
         ),
         byes=tuple(str(entrant) for entrant in document["byes"]),
     )
+
+
+#: A pair of entrants that must not meet, ids in sorted order (``forbidden_pair``).
+ForbiddenPair = tuple[str, str]
+#: At most this many pairs are kept apart in one competition (every engine input that
+#: uses them carries those of its field).
+MAX_FORBIDDEN_PAIRS = 500
+
+
+def forbidden_pair(a: str, b: str) -> ForbiddenPair:
+    """The pair ``a``-``b`` as engines and inputs keep it: ids in sorted order."""
+    return (a, b) if a <= b else (b, a)
+
+
+def forbidden_among(
+    forbidden: Iterable[Iterable[str]], entrants: Iterable[str]
+) -> list[ForbiddenPair]:
+    """The forbidden pairs whose two entrants are both among ``entrants``, sorted: what
+    an engine input carries (pairs of entrants not in the field cannot meet)."""
+    present = set(entrants)
+    pairs = {forbidden_pair(*pair) for pair in (tuple(str(x) for x in p) for p in forbidden)}
+    return sorted(p for p in pairs if len(p) == 2 and p[0] != p[1] and set(p) <= present)
+
+
+def forbidden_meetings(
+    paired: RoundPairing, forbidden: Iterable[Iterable[str]]
+) -> list[ForbiddenPair]:
+    """The forbidden pairs that meet in ``paired`` (an engine pairs one only when no
+    pairing without it exists: docs/leagues.md, "Forbidden pairings")."""
+    pairs = {forbidden_pair(*(str(x) for x in p)) for p in forbidden}
+    met = {forbidden_pair(m.north_south, m.east_west) for m in paired.matches}
+    return sorted(pairs & met)

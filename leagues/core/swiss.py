@@ -21,14 +21,22 @@ edges of a large field (256 entrants: over a minute), and cheap on a small one. 
   buys speed only with the lower criteria (score difference, orientation, ranking
   distance), never with a rule or a score group.
 
-Version 1 (``swiss_v1.py``) is kept for the rounds it paired: ``derive`` re-derives a
-committed input under the version it names.
+Version 3 adds the organiser's forbidden pairs (siblings, club-mates) to the input:
+the fewest forbidden meetings come before every other criterion (none while a pairing
+without one exists).  The windowed path pairs and certifies as if the two had already
+met (so its pairings have none); round 1's fold is kept unless it holds a forbidden
+pair, when the pairing nearest the fold without one is taken.  With nothing forbidden
+version 3 pairs exactly as version 2.
+
+Versions 1 (``swiss_v1.py``) and 2 are kept for the rounds they paired: ``derive``
+re-derives a committed input under the version it names (a version 1 or 2 input has no
+``forbidden``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import networkx as nx
@@ -36,13 +44,24 @@ import networkx as nx
 from . import swiss_v1
 from .errors import LeagueError
 from .lots import coin, lot
-from .pairings import EAST_WEST, NORTH_SOUTH, EntrantHistory, Pairing, RoundPairing
-from .swiss_criteria import Criteria, balance, bye_candidates, fewest_byes
+from .pairings import (
+    EAST_WEST,
+    NORTH_SOUTH,
+    EntrantHistory,
+    ForbiddenPair,
+    Pairing,
+    RoundPairing,
+    forbidden_among,
+    forbidden_pair,
+)
+from .swiss_criteria import Criteria, balance, bye_candidates, fewest_byes, radices
 
 ENGINE = "swiss"
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
+# The first version whose input carries the forbidden pairs.
+FORBIDDEN_FROM = 3
 # Every version derive() re-derives: the rounds paired under each must still verify.
-ENGINE_VERSIONS = (swiss_v1.VERSION, ENGINE_VERSION)
+ENGINE_VERSIONS = (swiss_v1.VERSION, 2, ENGINE_VERSION)
 MAX_SWISS_ENTRANTS = 4096
 # Up to this many entrants the whole graph is matched (about 40 ms of CPU at 32).
 WHOLE_FIELD = 32
@@ -107,17 +126,27 @@ def swiss_entrants(
 
 
 def canonical_input(
-    round_number: int, entrants: Sequence[SwissEntrant], version: int | None = None
+    round_number: int,
+    entrants: Sequence[SwissEntrant],
+    version: int | None = None,
+    forbidden: Iterable[Iterable[str]] = (),
 ) -> dict[str, Any]:
     """The input a round is derived from (and committed to): entrants sorted by id;
     ``version`` the engine version to pair it with (the current one by default; an old
-    round's own when its input is rebuilt to verify it)."""
-    return {
+    round's own when its input is rebuilt to verify it); from version 3, ``forbidden``:
+    the pairs that must not meet, those of two entrants of the field, sorted."""
+    chosen = ENGINE_VERSION if version is None else version
+    document: dict[str, Any] = {
         "engine": ENGINE,
-        "engine_version": ENGINE_VERSION if version is None else version,
+        "engine_version": chosen,
         "round": round_number,
         "entrants": [entrant.as_dict() for entrant in sorted(entrants, key=lambda e: e.id)],
     }
+    if chosen >= FORBIDDEN_FROM:
+        document["forbidden"] = [
+            list(pair) for pair in forbidden_among(forbidden, (e.id for e in entrants))
+        ]
+    return document
 
 
 def derive(document: Mapping[str, Any], seed: str) -> RoundPairing:
@@ -136,7 +165,12 @@ def derive(document: Mapping[str, Any], seed: str) -> RoundPairing:
     version = document.get("engine_version")
     if isinstance(version, bool) or not isinstance(version, int):
         raise LeagueError("unknown_engine_version", f"swiss engine version {version!r}?")
-    return pair(int(document["round"]), entrants, seed, version=version)
+    forbidden = (
+        frozenset(forbidden_pair(str(a), str(b)) for a, b in document["forbidden"])
+        if version >= FORBIDDEN_FROM
+        else frozenset()
+    )
+    return pair(int(document["round"]), entrants, seed, version=version, forbidden=forbidden)
 
 
 def ranking(entrants: Sequence[SwissEntrant], seed: str) -> list[SwissEntrant]:
@@ -149,9 +183,12 @@ def pair(
     entrants: Sequence[SwissEntrant],
     seed: str,
     version: int = ENGINE_VERSION,
+    forbidden: frozenset[ForbiddenPair] = frozenset(),
 ) -> RoundPairing:
     """Pair one Swiss round of ``entrants`` (those still in, late joiners included)
-    the way engine ``version`` does (the current one unless re-deriving an old round)."""
+    the way engine ``version`` does (the current one unless re-deriving an old round);
+    ``forbidden`` (version 3 on) the pairs that must not meet while a pairing without
+    them exists."""
     if len({e.id for e in entrants}) != len(entrants):
         raise LeagueError("duplicate_entrant", "An entrant is listed twice.")
     if len(entrants) > MAX_SWISS_ENTRANTS:
@@ -164,11 +201,21 @@ def pair(
         raise LeagueError(
             "unknown_engine_version", f"swiss engine version {version!r} is not derivable here."
         )
+    if forbidden and version < FORBIDDEN_FROM:
+        raise LeagueError(
+            "unknown_engine_version", f"swiss engine version {version} knows no forbidden pairs."
+        )
+    ids = {e.id for e in entrants}
+    forbidden = frozenset(p for p in forbidden if p[0] in ids and p[1] in ids)
     ranked = ranking(entrants, seed)
     if all(not e.opponents and e.byes == 0 for e in ranked) and len({e.score for e in ranked}) == 1:
         pairs, bye = _fold(ranked)
+        if forbidden and any(forbidden_pair(a, b) in forbidden for a, b in pairs):
+            pairs, bye = _near_fold(ranked, forbidden)
+    elif version == 1:
+        pairs, bye = swiss_v1.match(ranked)
     else:
-        pairs, bye = swiss_v1.match(ranked) if version == 1 else match_field(ranked)
+        pairs, bye = match_field(ranked, forbidden=forbidden)
     place = {e.id: index for index, e in enumerate(ranked)}
     by_id = {e.id: e for e in ranked}
     oriented = [
@@ -192,17 +239,66 @@ def _fold(ranked: Sequence[SwissEntrant]) -> tuple[list[tuple[str, str]], str | 
     return [(field[i].id, field[i + half].id) for i in range(half)], bye
 
 
+def _near_fold(
+    ranked: Sequence[SwissEntrant], forbidden: frozenset[ForbiddenPair]
+) -> tuple[Pairs, str | None]:
+    """Round 1 when the fold holds a forbidden pair: the fewest forbidden meetings, then
+    the bye to the lowest place, then the pairs nearest the fold's (place ``i`` meets
+    place ``i + n/2``): the most pairs of a top-half place with a bottom-half one, then
+    the places' distance nearest half the field."""
+    count = len(ranked)
+    half = count // 2
+    most_near = 2 * half + 1
+    forbid_m, bye_m, near_m = radices((count + 1) // 2, [1, count, most_near])
+    graph: nx.Graph[int] = nx.Graph()
+    graph.add_nodes_from(range(count))
+    for i in range(count):
+        for j in range(i + 1, count):
+            allowed = forbidden_pair(ranked[i].id, ranked[j].id) not in forbidden
+            across = i < half <= j
+            near = (half + 1 if across else 0) + half - abs(j - i - half)
+            graph.add_edge(i, j, weight=(forbid_m if allowed else 0) + near * near_m)
+    if count % 2:
+        for place in range(count):
+            graph.add_edge(BYE, place, weight=forbid_m + (place + 1) * bye_m + most_near * near_m)
+    pairs, bye, _ = _read(ranked, nx.max_weight_matching(graph, maxcardinality=True))
+    return pairs, bye
+
+
+def _masked(
+    ranked: Sequence[SwissEntrant], forbidden: frozenset[ForbiddenPair]
+) -> list[SwissEntrant]:
+    """``ranked`` with each forbidden partner counted as an opponent already met: the
+    windowed path's graphs (rematch-free) then hold no forbidden pair, and its bound
+    counts them out."""
+    if not forbidden:
+        return list(ranked)
+    partners: dict[str, list[str]] = {}
+    for a, b in sorted(forbidden):
+        partners.setdefault(a, []).append(b)
+        partners.setdefault(b, []).append(a)
+    return [
+        replace(e, opponents=e.opponents + tuple(partners[e.id])) if e.id in partners else e
+        for e in ranked
+    ]
+
+
 def match_field(
     ranked: Sequence[SwissEntrant],
     whole_field: int = WHOLE_FIELD,
     window: int = FIRST_WINDOW,
     block: int = BLOCK,
+    forbidden: frozenset[ForbiddenPair] = frozenset(),
 ) -> tuple[Pairs, str | None]:
     """The pairs (ids, higher-ranked first) and the bye of a ranked field: the whole graph
-    up to ``whole_field`` entrants, else a certified windowed pairing (module docstring)."""
+    up to ``whole_field`` entrants, else a certified windowed pairing (module docstring).
+    ``forbidden``: the pairs that must not meet (the windowed path pairs and certifies as
+    if they had met; the whole graph weighs them below every other pair)."""
     count = len(ranked)
     if count <= whole_field:
-        return _whole(ranked)
+        return _whole(ranked, forbidden)
+    whole = ranked
+    ranked = _masked(ranked, forbidden)
     goal = target(ranked)
     while count >= 2 * block:
         found = _match_in_blocks(ranked, goal, window, block)
@@ -215,7 +311,7 @@ def match_field(
         if paired is not None and goal.reached_by(ranked, paired[0], paired[1]):
             return paired[0], paired[1]
         reach *= 2
-    return _whole(ranked)
+    return _whole(whole, forbidden)
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,10 +449,13 @@ def _match_in_blocks(
     return pairs, bye
 
 
-def _whole(ranked: Sequence[SwissEntrant]) -> tuple[Pairs, str | None]:
-    """The best pairing by every criterion: the whole graph, rematch edges included."""
+def _whole(
+    ranked: Sequence[SwissEntrant], forbidden: frozenset[ForbiddenPair] = frozenset()
+) -> tuple[Pairs, str | None]:
+    """The best pairing by every criterion: the whole graph, rematch and forbidden edges
+    included (weighted down)."""
     count = len(ranked)
-    criteria = Criteria.of(ranked)
+    criteria = Criteria.of(ranked, forbidden=forbidden)
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(range(count))
     for i in range(count):

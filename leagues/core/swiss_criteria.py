@@ -4,6 +4,9 @@ A pairing is better than another when it is better on the first criterion where 
 differ (docs/leagues.md, Swiss, lists them with their sources).  Each edge of the
 matching graph carries a mixed-radix integer whose digits are, most significant first:
 
+0. **no forbidden pair** (engine version 3, only when the organiser forbade some pairs):
+   1 unless the two must not meet, so the fewest forbidden meetings come before
+   everything else;
 1. **no rematch**: how many fewer times the two have met than the most anyone has
    (``most_met`` = that most, plus one);
 2. **the bye** (an edge to the bye node): the receiver's place in the ranking, so the
@@ -18,8 +21,10 @@ matching graph carries a mixed-radix integer whose digits are, most significant 
 Every digit's radix exceeds the largest total the digits below it can add over a whole
 pairing, so the sum over a pairing orders pairings lexicographically by these
 criteria, and a maximum-weight matching is the best pairing.  Engine versions 1 and 2
-weigh edges the same way (they differ in which edges the graph holds); a change here is
-a new engine version with the old digits kept for the rounds paired under them.
+weigh edges the same way (they differ in which edges the graph holds), and so does
+version 3 when nothing is forbidden (digit 0 is then left out: the very weights of
+version 2); a change here is a new engine version with the old digits kept for the
+rounds paired under them.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .pairings import EAST_WEST, NORTH_SOUTH
+from .pairings import EAST_WEST, NORTH_SOUTH, ForbiddenPair, forbidden_pair
 
 if TYPE_CHECKING:  # the entrant type only; swiss.py imports this module at run time
     from .swiss import SwissEntrant
@@ -102,28 +107,60 @@ class Criteria:
     diff_m: int
     side_m: int
     rank_m: int
+    forbidden: frozenset[ForbiddenPair] = frozenset()
+    forbid_m: int = 0
 
     @classmethod
-    def of(cls, ranked: Sequence[SwissEntrant], below: int | None = None) -> Criteria:
+    def of(
+        cls,
+        ranked: Sequence[SwissEntrant],
+        below: int | None = None,
+        forbidden: frozenset[ForbiddenPair] = frozenset(),
+    ) -> Criteria:
         """The weights of ``ranked``; ``below`` is the score of the first entrant under
-        it (a block's carried entrant meets someone about there)."""
+        it (a block's carried entrant meets someone about there); ``forbidden`` the
+        pairs that must not meet (none: version 2's weights exactly)."""
         count = len(ranked)
         met = times_met(ranked)
         most_met = max((max(m.values(), default=0) for m in met), default=0) + 1
         scores = [e.score for e in ranked] + ([] if below is None else [below])
         spread = max(scores) - min(scores)
         max_cost = max((preference(e)[1] for e in ranked), default=0)
-        multipliers = radices(
-            (count + 1) // 2, [most_met, count, 1, spread * spread, max_cost, count]
+        maxima = [most_met, count, 1, spread * spread, max_cost, count]
+        if not forbidden:
+            rematch_m, bye_m, group_m, diff_m, side_m, rank_m = radices((count + 1) // 2, maxima)
+            forbid_m = 0
+        else:
+            forbid_m, rematch_m, bye_m, group_m, diff_m, side_m, rank_m = radices(
+                (count + 1) // 2, [1, *maxima]
+            )
+        return cls(
+            ranked,
+            met,
+            most_met,
+            spread,
+            max_cost,
+            rematch_m,
+            bye_m,
+            group_m,
+            diff_m,
+            side_m,
+            rank_m,
+            forbidden,
+            forbid_m,
         )
-        return cls(ranked, met, most_met, spread, max_cost, *multipliers)
+
+    def allowed(self, i: int, j: int) -> bool:
+        """Whether places ``i`` and ``j`` may meet (not a forbidden pair)."""
+        return forbidden_pair(self.ranked[i].id, self.ranked[j].id) not in self.forbidden
 
     def weight(self, i: int, j: int) -> int:
         """The edge between places ``i`` and ``j``."""
         a, b = self.ranked[i], self.ranked[j]
         difference = a.score - b.score
         return (
-            (self.most_met - self.met[i].get(b.id, 0)) * self.rematch_m
+            (0 if self.forbidden and not self.allowed(i, j) else self.forbid_m)
+            + (self.most_met - self.met[i].get(b.id, 0)) * self.rematch_m
             + (self.group_m if difference == 0 else 0)
             + (self.spread * self.spread - difference * difference) * self.diff_m
             + (self.max_cost - orientation_cost(a, b)) * self.side_m
@@ -131,8 +168,9 @@ class Criteria:
         )
 
     def bye_weight(self, place: int) -> int:
-        """The edge from the bye node to ``place`` (a bye is never a rematch)."""
-        return self.most_met * self.rematch_m + (place + 1) * self.bye_m
+        """The edge from the bye node to ``place`` (a bye is never a rematch, nor a
+        forbidden meeting)."""
+        return self.forbid_m + self.most_met * self.rematch_m + (place + 1) * self.bye_m
 
     def carry_weight(self, place: int, below: int) -> int:
         """The edge from a block's carry node to ``place``: left to the block below, whose
@@ -141,7 +179,8 @@ class Criteria:
         only a floater is carried, and it scores as if it met that first entrant."""
         difference = self.ranked[place].score - below
         return (
-            self.most_met * self.rematch_m
+            self.forbid_m
+            + self.most_met * self.rematch_m
             + (self.spread * self.spread - difference * difference) * self.diff_m
             + self.max_cost * self.side_m
             + (place + 1) * self.rank_m

@@ -16,7 +16,15 @@ from typing import Any
 from eventstore.erasable import MAX_SUBJECTS, ErasableText, erasable, is_reference, user_subject
 from eventstore.records import NewEvent
 
-from .settings import BOT_LEVELS, KINDS, KNOCKOUT_SEEDINGS, POINTS_FIELDS, ROUND_ROBIN_ORDERS
+from .settings import (
+    BOT_LEVELS,
+    DUPLICATE_MOVEMENTS,
+    DUPLICATE_SCALES,
+    KINDS,
+    KNOCKOUT_SEEDINGS,
+    POINTS_FIELDS,
+    ROUND_ROBIN_ORDERS,
+)
 
 COMPETITION_STREAM_PREFIX = "competition-"
 LEAGUE_STREAM_PREFIX = "league-"
@@ -41,12 +49,19 @@ RESULT_CORRECTED = "ResultCorrected"
 RESULT_CONFIRMED = "ResultConfirmed"
 ROUND_CLOSED = "RoundClosed"
 STAGE_ADVANCED = "StageAdvanced"
+FORBIDDEN_PAIR_ADDED = "ForbiddenPairAdded"
+FORBIDDEN_PAIR_REMOVED = "ForbiddenPairRemoved"
+ROUND_PAIRING_OVERRIDDEN = "RoundPairingOverridden"
 COMPETITION_FINISHED = "CompetitionFinished"
 ENTRY_LINK_ISSUED = "EntryLinkIssued"
 ENTRY_LINK_REVOKED = "EntryLinkRevoked"
 PARTNERSHIP_OPENED = "PartnershipOpened"
 PARTNER_JOINED = "PartnerJoined"
 PARTNERSHIP_CLOSED = "PartnershipClosed"
+BOARDS_COMMITTED = "BoardsCommitted"
+BOARDS_REVEALED = "BoardsRevealed"
+BOARD_RESULT_RECORDED = "BoardResultRecorded"
+BOARD_PAR_COMPUTED = "BoardParComputed"
 
 LEAGUE_CREATED = "LeagueCreated"
 SEASON_ADDED = "SeasonAdded"
@@ -68,8 +83,10 @@ DIVISIONS_ASSIGNED = "DivisionsAssigned"
 #:   EntrantRegistered / EntrantLateJoined v3, PartnershipProposed v2,
 #:   InvitationDeclined v2, EntrantWithdrawn v3, MatchForfeited v2, ResultCorrected v3
 #:   and LeagueCreated v2; before, they held the text itself.
+#: - v3 CompetitionCreated: ``duplicate`` (null, or a duplicate competition's settings);
+#:   a v2 competition is not duplicate.
 SCHEMA_VERSIONS: dict[str, int] = {
-    COMPETITION_CREATED: 2,
+    COMPETITION_CREATED: 3,
     ENTRANT_REGISTERED: 3,
     PARTNERSHIP_PROPOSED: 2,
     PARTNERSHIP_CONFIRMED: 1,
@@ -89,12 +106,19 @@ SCHEMA_VERSIONS: dict[str, int] = {
     RESULT_CONFIRMED: 1,
     ROUND_CLOSED: 1,
     STAGE_ADVANCED: 1,
+    FORBIDDEN_PAIR_ADDED: 1,
+    FORBIDDEN_PAIR_REMOVED: 1,
+    ROUND_PAIRING_OVERRIDDEN: 1,
     COMPETITION_FINISHED: 1,
     ENTRY_LINK_ISSUED: 1,
     ENTRY_LINK_REVOKED: 1,
     PARTNERSHIP_OPENED: 1,
     PARTNER_JOINED: 1,
     PARTNERSHIP_CLOSED: 1,
+    BOARDS_COMMITTED: 1,
+    BOARDS_REVEALED: 1,
+    BOARD_RESULT_RECORDED: 1,
+    BOARD_PAR_COMPUTED: 1,
     LEAGUE_CREATED: 2,
     SEASON_ADDED: 1,
     DIVISIONS_ASSIGNED: 1,
@@ -121,6 +145,9 @@ TYPED_FIELDS: dict[str, tuple[str, ...]] = {
     ENTRANT_WITHDRAWN: ("reason",),
     MATCH_FORFEITED: ("reason",),
     RESULT_CORRECTED: ("reason",),
+    FORBIDDEN_PAIR_ADDED: ("reason",),
+    FORBIDDEN_PAIR_REMOVED: ("reason",),
+    ROUND_PAIRING_OVERRIDDEN: ("reason",),
     LEAGUE_CREATED: ("name",),
 }
 
@@ -457,6 +484,40 @@ def stage_advanced(*, stage: int, entrants: Sequence[str], actor: Actor) -> NewE
     return _event(STAGE_ADVANCED, {"stage": stage, "entrants": list(entrants)}, actor)
 
 
+def forbidden_pair_added(
+    *, entrants: Sequence[str], organiser: int, reason: Typed, actor: Actor
+) -> NewEvent:
+    """Two entrants (ids, sorted) must not meet while a pairing without them exists."""
+    return _event(
+        FORBIDDEN_PAIR_ADDED,
+        {"entrants": list(entrants), "organiser": organiser, "reason": reason},
+        actor,
+    )
+
+
+def forbidden_pair_removed(
+    *, entrants: Sequence[str], organiser: int, reason: Typed, actor: Actor
+) -> NewEvent:
+    """The two entrants (ids, sorted) may meet again."""
+    return _event(
+        FORBIDDEN_PAIR_REMOVED,
+        {"entrants": list(entrants), "organiser": organiser, "reason": reason},
+        actor,
+    )
+
+
+def round_pairing_overridden(
+    *, round_number: int, pairing: Mapping[str, Any], organiser: int, reason: Typed, actor: Actor
+) -> NewEvent:
+    """The organiser's own pairing replaces round ``round_number``'s (before its tables
+    opened); the computed one stays in its ``RoundPaired`` and still verifies."""
+    return _event(
+        ROUND_PAIRING_OVERRIDDEN,
+        {"round": round_number, "pairing": dict(pairing), "organiser": organiser, "reason": reason},
+        actor,
+    )
+
+
 def competition_finished(*, order: Sequence[str], actor: Actor) -> NewEvent:
     return _event(COMPETITION_FINISHED, {"order": list(order)}, actor)
 
@@ -497,6 +558,91 @@ def partner_joined(*, partnership_id: str, partner: str, actor: Actor) -> NewEve
 def partnership_closed(*, partnership_id: str, player: str, actor: Actor) -> NewEvent:
     """The first player left before a partner joined: the partner link works no more."""
     return _event(PARTNERSHIP_CLOSED, {"partnership_id": partnership_id, "player": player}, actor)
+
+
+# ---------------------------------------------------------------- duplicate builders
+
+
+def boards_committed(
+    *,
+    round_number: int,
+    round_commitment: str,
+    boards: Sequence[Mapping[str, Any]],
+    movement: str,
+    actor: Actor,
+) -> NewEvent:
+    """A duplicate round's boards before any is dealt: each board's number, dealer and
+    commitment (``Board.public_dict``), and the commitment to the round seed (what each
+    table of the round commits to as its deal seed). The seeds stay secret."""
+    return _event(
+        BOARDS_COMMITTED,
+        {
+            "round": round_number,
+            "round_commitment": round_commitment,
+            "boards": [dict(board) for board in boards],
+            "movement": movement,
+        },
+        actor,
+    )
+
+
+def boards_revealed(
+    *, round_number: int, round_seed: str, boards: Sequence[Mapping[str, Any]], actor: Actor
+) -> NewEvent:
+    """Every table of the round has finished its boards: the round seed and each board's
+    seed and deck (``Board.revealed_dict``), re-derivable (``verify_round_boards``)."""
+    return _event(
+        BOARDS_REVEALED,
+        {"round": round_number, "round_seed": round_seed, "boards": [dict(b) for b in boards]},
+        actor,
+    )
+
+
+def board_result_recorded(
+    *,
+    round_number: int,
+    board: int,
+    table: int,
+    table_id: str,
+    north_south: str,
+    east_west: str,
+    bids: Sequence[int],
+    blind: Sequence[bool],
+    tricks: Sequence[int],
+    score: Mapping[str, int],
+    actor: Actor,
+) -> NewEvent:
+    """One table's play of one board (``table``: the match's number in the round, as
+    ``RoundStarted`` lists it): the four bids, blind flags and tricks by seat (North
+    first) and the board's score on its own (``board_scoring.score_board``)."""
+    return _event(
+        BOARD_RESULT_RECORDED,
+        {
+            "round": round_number,
+            "board": board,
+            "table": table,
+            "table_id": table_id,
+            "north_south": north_south,
+            "east_west": east_west,
+            "bids": list(bids),
+            "blind": list(blind),
+            "tricks": list(tricks),
+            "score": {side: int(score[side]) for side in SIDES},
+        },
+        actor,
+    )
+
+
+def board_par_computed(
+    *, round_number: int, par: Mapping[str, Any], bot_version: str, actor: Actor
+) -> NewEvent:
+    """A board's par (``leagues.core.duplicate.par.Par.as_dict``: the method, every play's
+    seed and scores, the totals of each direction) and the bot code's version."""
+    return _event(
+        BOARD_PAR_COMPUTED,
+        {"round": round_number, "par": dict(par), "bot_version": bot_version},
+        actor,
+    )
 
 
 # ---------------------------------------------------------------- league builders
@@ -612,6 +758,52 @@ def _tables(value: object) -> bool:
     )
 
 
+def _hex64(value: object) -> bool:
+    return (
+        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    )
+
+
+def _board_public(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {"board", "dealer", "commitment"}
+        and _at_least(1)(value["board"])
+        and value["dealer"] in SEATS
+        and _hex64(value["commitment"])
+    )
+
+
+def _board_revealed(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {"board", "dealer", "commitment", "seed", "deck"}
+        and _board_public({k: value[k] for k in ("board", "dealer", "commitment")})
+        and _hex64(value["seed"])
+        and _list_of(_filled, 52)(value["deck"])
+    )
+
+
+def _par(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {"board", "method", "plays", "north_south_total", "east_west_total"}
+        and _at_least(1)(value["board"])
+        and _object(value["method"])
+        and isinstance(value["plays"], list)
+        and all(
+            isinstance(play, dict)
+            and set(play) == {"seed", "north_south", "east_west"}
+            and _filled(play["seed"])
+            and _int(play["north_south"])
+            and _int(play["east_west"])
+            for play in value["plays"]
+        )
+        and _int(value["north_south_total"])
+        and _int(value["east_west_total"])
+    )
+
+
 _POINTS = _keys(SIDES, _int)
 _SIDE = _one_of(*SIDES)
 _PLAYERS = _list_of(_filled, 2)
@@ -639,33 +831,75 @@ _RESULT = {
     "rated": _bool,
 }
 
+_CREATED_V2: dict[str, Check] = {
+    "competition_id": _filled,
+    "name": _typed_filled,
+    "kind": _one_of(*KINDS),
+    "league_id": _optional(_filled),
+    "season": _optional(_filled),
+    "division": _optional(_filled),
+    "organisers": _list_of(_int),
+    "rules": _rules,
+    "match_format": _keys(("fixed_hands",), _optional(_at_least(1))),
+    "match_points": _keys(POINTS_FIELDS, _at_least(0)),
+    "tiebreaks": _list_of(_filled),
+    "lots_seed": _filled,
+    "engines": _map_of(_int),
+    "stages": _list_of(_object),
+    "round_robin_order": _one_of(*ROUND_ROBIN_ORDERS),
+    "knockout_seeding": _one_of(*KNOCKOUT_SEEDINGS),
+    "registration_closes_at": _optional(_filled),
+    "late_join_until_round": _at_least(0),
+    "check_in": _bool,
+    "round_starts": _list_of(_optional(_filled)),
+    "grace_minutes": _at_least(0),
+    "bots_for_no_shows": _bool,
+    "bot_level": _optional(_one_of(*BOT_LEVELS)),
+    "spectator_delay_tricks": lambda v: _int(v) and 0 <= v <= 13,  # type: ignore[operator]
+}
+
+
+def _duplicate(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {"boards_per_round", "movement", "scale", "par_plays"}
+        and value["movement"] in DUPLICATE_MOVEMENTS
+        and value["scale"] in DUPLICATE_SCALES
+        and _at_least(1)(value["boards_per_round"])
+        and _at_least(1)(value["par_plays"])
+    )
+
+
 _SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
-    (COMPETITION_CREATED, 2): {
-        "competition_id": _filled,
-        "name": _typed_filled,
-        "kind": _one_of(*KINDS),
-        "league_id": _optional(_filled),
-        "season": _optional(_filled),
-        "division": _optional(_filled),
-        "organisers": _list_of(_int),
-        "rules": _rules,
-        "match_format": _keys(("fixed_hands",), _optional(_at_least(1))),
-        "match_points": _keys(POINTS_FIELDS, _at_least(0)),
-        "tiebreaks": _list_of(_filled),
-        "lots_seed": _filled,
-        "engines": _map_of(_int),
-        "stages": _list_of(_object),
-        "round_robin_order": _one_of(*ROUND_ROBIN_ORDERS),
-        "knockout_seeding": _one_of(*KNOCKOUT_SEEDINGS),
-        "registration_closes_at": _optional(_filled),
-        "late_join_until_round": _at_least(0),
-        "check_in": _bool,
-        "round_starts": _list_of(_optional(_filled)),
-        "grace_minutes": _at_least(0),
-        "bots_for_no_shows": _bool,
-        "bot_level": _optional(_one_of(*BOT_LEVELS)),
-        "spectator_delay_tricks": lambda v: _int(v) and 0 <= v <= 13,  # type: ignore[operator]
+    (COMPETITION_CREATED, 2): _CREATED_V2,
+    (COMPETITION_CREATED, 3): {
+        **_CREATED_V2,
+        "duplicate": _optional(_duplicate),
     },
+    (BOARDS_COMMITTED, 1): {
+        "round": _at_least(1),
+        "round_commitment": _hex64,
+        "boards": _list_of(_board_public),
+        "movement": _one_of(*DUPLICATE_MOVEMENTS),
+    },
+    (BOARDS_REVEALED, 1): {
+        "round": _at_least(1),
+        "round_seed": _filled,
+        "boards": _list_of(_board_revealed),
+    },
+    (BOARD_RESULT_RECORDED, 1): {
+        "round": _at_least(1),
+        "board": _at_least(1),
+        "table": _at_least(1),
+        "table_id": _filled,
+        "north_south": _filled,
+        "east_west": _filled,
+        "bids": _list_of(_at_least(0), 4),
+        "blind": _list_of(_bool, 4),
+        "tricks": _list_of(_at_least(0), 4),
+        "score": _POINTS,
+    },
+    (BOARD_PAR_COMPUTED, 1): {"round": _at_least(1), "par": _par, "bot_version": _filled},
     (ENTRANT_REGISTERED, 3): _ENTRANT,
     (ENTRANT_LATE_JOINED, 3): {**_ENTRANT, "joined_round": _at_least(2)},
     (PARTNERSHIP_PROPOSED, 2): {
@@ -748,6 +982,22 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
     },
     (ROUND_CLOSED, 1): {"round": _at_least(1), "seed": _filled},
     (STAGE_ADVANCED, 1): {"stage": _at_least(1), "entrants": _list_of(_filled)},
+    (FORBIDDEN_PAIR_ADDED, 1): {
+        "entrants": _list_of(_filled, 2),
+        "organiser": _int,
+        "reason": _typed,
+    },
+    (FORBIDDEN_PAIR_REMOVED, 1): {
+        "entrants": _list_of(_filled, 2),
+        "organiser": _int,
+        "reason": _typed,
+    },
+    (ROUND_PAIRING_OVERRIDDEN, 1): {
+        "round": _at_least(1),
+        "pairing": _object,
+        "organiser": _int,
+        "reason": _typed_filled,
+    },
     (COMPETITION_FINISHED, 1): {"order": _list_of(_filled)},
     (ENTRY_LINK_ISSUED, 1): {"link_id": _filled, "digest": _digest},
     (ENTRY_LINK_REVOKED, 1): {"link_id": _filled},

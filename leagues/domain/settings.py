@@ -25,6 +25,48 @@ KNOCKOUT_SEEDINGS = ("rating", "manual")
 BOT_LEVELS = ("easy", "normal", "hard")
 POINTS_FIELDS = ("win", "draw", "loss", "bye", "late_join", "forfeit_loss")
 DEFAULT_GRACE_MINUTES = 10
+#: Duplicate play (docs/leagues.md, "Duplicate competitions"): the movements offered and
+#: the scales a duplicate competition ranks by.
+DUPLICATE_MOVEMENTS = ("teams_of_four", "mitchell", "mitchell_arrow_switch")
+DUPLICATE_SCALES = ("matchpoints", "imps")
+MAX_BOARDS_PER_ROUND = 36  # a long bridge session; each board is ~5 minutes of play
+MAX_PAR_PLAYS = 8  # Hard costs about a second of one core a play (docs/benchmarks.md)
+DEFAULT_PAR_PLAYS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateSettings:
+    """A duplicate competition: every table of a round deals the round's boards.
+
+    ``boards_per_round`` boards a round (each table's game is that many hands),
+    ``movement`` how the round's tables are seated and compared, ``scale`` what the
+    standings add up (matchpoints or IMPs), ``par_plays`` the seeded plays of the pinned
+    par level a board's par averages. The organiser chooses them at creation.
+    """
+
+    boards_per_round: int
+    movement: str = "mitchell"
+    scale: str = "matchpoints"
+    par_plays: int = DEFAULT_PAR_PLAYS
+
+    @classmethod
+    def from_payload(cls, data: Mapping[str, Any] | None) -> DuplicateSettings | None:
+        if not data:
+            return None
+        return cls(
+            boards_per_round=int(data["boards_per_round"]),
+            movement=str(data.get("movement", "mitchell")),
+            scale=str(data.get("scale", "matchpoints")),
+            par_plays=int(data.get("par_plays", DEFAULT_PAR_PLAYS)),
+        )
+
+    def as_payload(self) -> dict[str, Any]:
+        return {
+            "boards_per_round": self.boards_per_round,
+            "movement": self.movement,
+            "scale": self.scale,
+            "par_plays": self.par_plays,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +140,7 @@ class CompetitionSettings:
     bots_for_no_shows: bool = False
     bot_level: str | None = None
     spectator_delay_tricks: int = 0
+    duplicate: DuplicateSettings | None = None
 
     @property
     def core(self) -> Settings:
@@ -164,6 +207,8 @@ class CompetitionSettings:
             bots_for_no_shows=bool(data.get("bots_for_no_shows", False)),
             bot_level=str(level) if level else None,
             spectator_delay_tricks=int(data.get("spectator_delay_tricks", 0)),
+            # Before CompetitionCreated v3 no competition was duplicate.
+            duplicate=DuplicateSettings.from_payload(data.get("duplicate")),
         )
 
     def as_payload(self) -> dict[str, Any]:
@@ -193,4 +238,5 @@ class CompetitionSettings:
             "bots_for_no_shows": self.bots_for_no_shows,
             "bot_level": self.bot_level,
             "spectator_delay_tricks": self.spectator_delay_tricks,
+            "duplicate": None if self.duplicate is None else self.duplicate.as_payload(),
         }

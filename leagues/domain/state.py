@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from leagues.core.competition import Competition, PairedRound
 from leagues.core.entrants import Entrant
-from leagues.core.pairings import round_from_dict
+from leagues.core.pairings import ForbiddenPair, RoundPairing, forbidden_pair, round_from_dict
 from leagues.core.results import Award, MatchResult, Side
 
 from . import events as ev
@@ -103,6 +103,24 @@ class ResultInfo:
         return self.source in ("organiser", "scoresheet", "correction")
 
 
+@dataclass(frozen=True, slots=True)
+class ForbiddenInfo:
+    """Who forbade a pair to meet, and why (the typed reason, resolved)."""
+
+    organiser: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """A round whose pairing the organiser replaced: the ``computed`` pairing (the one
+    ``RoundPaired`` committed to, which still verifies), who replaced it and why."""
+
+    computed: RoundPairing
+    organiser: int
+    reason: str
+
+
 def _entrant(data: Mapping[str, Any], name: str, joined_round: int = 1) -> Entrant:
     players = data["players"]
     return Entrant(
@@ -154,6 +172,34 @@ def _result(
 
 
 @dataclass(slots=True)
+class DuplicateRound:
+    """A duplicate round's boards as its events say: committed, results, par, revealed.
+
+    ``results`` and ``pars`` are folded as soon as they are recorded; what may be *shown*
+    of them before the boards are revealed is the selectors' business
+    (``leagues.selectors.duplicate``): nothing.
+    """
+
+    number: int
+    round_commitment: str
+    movement: str
+    boards: list[dict[str, Any]]
+    results: list[dict[str, Any]] = field(default_factory=list)
+    pars: dict[int, dict[str, Any]] = field(default_factory=dict)
+    par_versions: dict[int, str] = field(default_factory=dict)
+    round_seed: str | None = None
+    revealed: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def is_revealed(self) -> bool:
+        return self.round_seed is not None
+
+    @property
+    def board_numbers(self) -> list[int]:
+        return [int(board["board"]) for board in self.boards]
+
+
+@dataclass(slots=True)
 class CompetitionState:
     """Everything a competition's events say, as of ``version``."""
 
@@ -188,6 +234,14 @@ class CompetitionState:
     no_shows: list[dict[str, Any]] = field(default_factory=list)
     stage: int = 0
     finished: bool = False
+    # The pairs the organiser forbade to meet (ids sorted), and the set as each round
+    # was paired (what its engine input was built from).
+    forbidden: dict[ForbiddenPair, ForbiddenInfo] = field(default_factory=dict)
+    forbidden_at: dict[int, tuple[ForbiddenPair, ...]] = field(default_factory=dict)
+    # round -> the organiser's override of its pairing (RoundPairingOverridden)
+    overrides: dict[int, Override] = field(default_factory=dict)
+    # round -> its boards (a duplicate competition's rounds only)
+    duplicate: dict[int, DuplicateRound] = field(default_factory=dict)
     # The typed fields' texts (see the module); set before events that refer to new
     # texts are applied.
     texts: TextOf = unresolved
@@ -231,6 +285,7 @@ class CompetitionState:
             tuple(self.rounds),
             tuple(self.results),
             tuple(self.awards),
+            forbidden=tuple(sorted(self.forbidden)),
         )
 
     @property
@@ -431,10 +486,45 @@ def _paired(state: CompetitionState, type_: str, version: int, event: EventLike)
             results_version=int(data["results_version"]),
         )
     )
+    state.forbidden_at[pairing.number] = tuple(sorted(state.forbidden))
+    _award_byes(state, pairing)
+
+
+def _award_byes(state: CompetitionState, pairing: RoundPairing) -> None:
     for entrant in pairing.byes:
         # A round robin keeps a withdrawn entrant's slot: its bye there is worth nothing.
         if state.entrants[entrant].active_in(pairing.number):
             state.awards.append(Award(f"bye:{pairing.number}:{entrant}", pairing.number, entrant))
+
+
+def _overridden(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    """The organiser's pairing is the round's from here (standings, the next rounds'
+    histories, tables); the computed one is kept for verification."""
+    data = event.data
+    pairing = round_from_dict(data["pairing"])
+    number = pairing.number
+    paired = state.rounds[number - 1]
+    earlier = state.overrides.get(number)
+    state.overrides[number] = Override(
+        computed=paired.pairing if earlier is None else earlier.computed,
+        organiser=int(data["organiser"]),
+        reason=state.texts(data.get("reason", "")),
+    )
+    state.rounds[number - 1] = replace(paired, pairing=pairing)
+    prefix = f"bye:{number}:"
+    state.awards = [a for a in state.awards if not a.id.startswith(prefix)]
+    _award_byes(state, pairing)
+
+
+def _forbidden(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    first, second = (str(x) for x in event.data["entrants"])
+    pair = forbidden_pair(first, second)
+    if type_ == ev.FORBIDDEN_PAIR_ADDED:
+        state.forbidden[pair] = ForbiddenInfo(
+            int(event.data["organiser"]), state.texts(event.data.get("reason", ""))
+        )
+    else:
+        state.forbidden.pop(pair, None)
 
 
 def _started(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
@@ -535,7 +625,39 @@ def _partnership_closed(
     state.open_partnerships.pop(str(event.data["partnership_id"]), None)
 
 
+def _boards_committed(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    data = event.data
+    number = int(data["round"])
+    state.duplicate[number] = DuplicateRound(
+        number=number,
+        round_commitment=str(data["round_commitment"]),
+        movement=str(data["movement"]),
+        boards=[dict(board) for board in data["boards"]],
+    )
+
+
+def _board_result(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    state.duplicate[int(event.data["round"])].results.append(dict(event.data))
+
+
+def _board_par(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    found = state.duplicate[int(event.data["round"])]
+    board = int(event.data["par"]["board"])
+    found.pars[board] = dict(event.data["par"])
+    found.par_versions[board] = str(event.data["bot_version"])
+
+
+def _boards_revealed(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    found = state.duplicate[int(event.data["round"])]
+    found.round_seed = str(event.data["round_seed"])
+    found.revealed = {int(board["board"]): dict(board) for board in event.data["boards"]}
+
+
 _HANDLERS = {
+    ev.BOARDS_COMMITTED: _boards_committed,
+    ev.BOARD_RESULT_RECORDED: _board_result,
+    ev.BOARD_PAR_COMPUTED: _board_par,
+    ev.BOARDS_REVEALED: _boards_revealed,
     ev.COMPETITION_CREATED: _created,
     ev.ENTRANT_REGISTERED: _registered,
     ev.ENTRANT_LATE_JOINED: _registered,
@@ -556,6 +678,9 @@ _HANDLERS = {
     ev.PLAYER_ARRIVED: _arrived,
     ev.ROUND_CLOSED: _closed,
     ev.STAGE_ADVANCED: _stage_advanced,
+    ev.FORBIDDEN_PAIR_ADDED: _forbidden,
+    ev.FORBIDDEN_PAIR_REMOVED: _forbidden,
+    ev.ROUND_PAIRING_OVERRIDDEN: _overridden,
     ev.COMPETITION_FINISHED: _finished,
     ev.ENTRY_LINK_ISSUED: _link_issued,
     ev.ENTRY_LINK_REVOKED: _link_revoked,

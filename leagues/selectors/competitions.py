@@ -14,6 +14,7 @@ from games.models import Table
 from leagues.core.competition_csv import competition_csv
 from leagues.core.competition_file import competition_document
 from leagues.core.errors import LeagueError
+from leagues.core.pairings import forbidden_meetings
 from leagues.core.results import SIDES, effective_results, match_outcome, match_rules
 from leagues.core.tiebreaks import check_tiebreaks
 from leagues.core.whatif import compare, not_comparable_summary
@@ -124,7 +125,46 @@ def overview(competition_id: object) -> dict[str, Any]:
         # Whether ``POST .../stages/advance`` would be accepted now.
         "can_advance": can_advance(state),
         "finished": state.finished,
+        # The pairs kept apart (ids sorted): part of every engine input from now on.
+        "forbidden_pairs": [list(pair) for pair in sorted(state.forbidden)],
     }
+
+
+def forbidden_pairs(competition_id: object, user_id: int | None) -> dict[str, Any]:
+    """The pairs kept apart; who forbade each and why only for the competition's
+    organisers (a reason may be about a family: it is not public)."""
+    state = state_of(competition_id)
+    return forbidden_pairs_of(state, user_id is not None and user_id in state.organisers)
+
+
+def forbidden_pairs_of(state: CompetitionState, organiser: bool) -> dict[str, Any]:
+    """:func:`forbidden_pairs` of a folded state (``organiser``: with who and why)."""
+    names = usernames_of([str(info.organiser) for info in state.forbidden.values()])
+    return {
+        "forbidden_pairs": [
+            {
+                "entrants": list(pair),
+                **(
+                    {
+                        "reason": info.reason,
+                        "organiser": names.get(str(info.organiser), str(info.organiser)),
+                    }
+                    if organiser
+                    else {}
+                ),
+            }
+            for pair, info in sorted(state.forbidden.items())
+        ]
+    }
+
+
+def manual_of(state: CompetitionState, number: int) -> dict[str, Any] | None:
+    """A round whose pairing the organiser replaced: by whom (username) and why."""
+    override = state.overrides.get(number)
+    if override is None:
+        return None
+    by = usernames_of([str(override.organiser)]).get(str(override.organiser))
+    return {"by": by or str(override.organiser), "reason": override.reason}
 
 
 def stages(competition_id: object) -> dict[str, Any]:
@@ -226,6 +266,15 @@ def pairings(competition_id: object) -> list[dict[str, Any]]:
                 "closed": paired.number in state.closed,
                 **_schedule_of(state, paired.number),
                 "byes": list(paired.pairing.byes),
+                # Forbidden pairs that meet: only when no pairing without them existed
+                # (or the organiser's override paired them).
+                "forbidden_meetings": [
+                    list(pair)
+                    for pair in forbidden_meetings(
+                        paired.pairing, state.forbidden_at.get(paired.number, ())
+                    )
+                ],
+                "manual": manual_of(state, paired.number),
                 "matches": [
                     {
                         **p.as_dict(),

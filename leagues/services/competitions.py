@@ -73,6 +73,15 @@ def create_competition(
         require_league_organiser(league, organiser, "add a competition to it")
         spec = replace(spec, league_id=league.league_id)
     rules = pin_rules(spec.rules)
+    deficit = int(rules.snapshot.get("blind_nil_min_deficit") or 0)
+    if spec.duplicate is not None and rules.snapshot.get("blind_nil") and deficit > 0:
+        # A board is scored from 0 to 0 (docs/leagues.md, "Board scoring"): blind nil from
+        # a deficit would depend on the boards a table played before.
+        raise LeagueError(
+            "bad_rules",
+            "A duplicate competition scores each board from 0 to 0: choose rules without "
+            "blind nil, or with blind_nil_min_deficit 0.",
+        )
     cid = parse_id(competition_id) if competition_id else str(uuid.uuid4())
     organisers = [organiser, *[u for u in spec.organisers if u != organiser]]
 

@@ -24,6 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import F
+
 from eventstore.reading import read_stream
 from eventstore.records import StoredEvent
 from games.domain import events as table_events
@@ -34,6 +36,7 @@ from leagues.domain import decisions
 from leagues.domain.state import CompetitionState
 from leagues.models import CompetitionTable, PendingTableResult
 
+from .duplicate import ready_rounds, record_round
 from .pairing_secrets import seed_of
 from .results import finish_if_complete
 from .streams import execute, execute_each
@@ -62,6 +65,10 @@ def table_result(events: Sequence[Any]) -> dict[str, Any] | None:
     state = TableState.fold(events)
     if state.game is None:
         return None
+    if state.deals_from_boards and events[-1].type != table_events.DEAL_REVEAL_HELD:
+        # A duplicate table's result is taken when its game ends (DealRevealHeld), not
+        # again when its owner reveals its seed.
+        return None
     ledger = state.game.ledger
     outcome = match_outcome(
         (ledger.totals[0], ledger.totals[1]), ledger.winner, ledger.finished_after_hand
@@ -73,12 +80,19 @@ def table_result(events: Sequence[Any]) -> dict[str, Any] | None:
         for seat in (events[0].data.get("seats") or {}).values()
         if isinstance(seat, dict)
     )
-    return {
+    result: dict[str, Any] = {
         "points": outcome.points,
         "winner": outcome.winner,
         "hands": outcome.hands,
         "bots": bots,
     }
+    if state.deals_from_boards:
+        # Each board as played: what the competition scores it from (BoardResultRecorded).
+        result["boards"] = [
+            {"bids": list(hand.bids), "blind": list(hand.blind), "tricks": list(hand.tricks_won)}
+            for hand in state.game.hands
+        ]
+    return result
 
 
 def keep_finished(candidates: Mapping[str, Any]) -> int:
@@ -193,6 +207,10 @@ def drain_pending() -> int:
         by_competition.setdefault(str(pending.competition_id), []).append(pending)
     done = 0
     for competition_id, rows in by_competition.items():
+        ready, is_duplicate = ready_rounds(competition_id, rows)
+        if is_duplicate:
+            done += _drain_duplicate(competition_id, rows, ready)
+            continue
         try:
             outcomes = record_table_results(competition_id, [_pending_result(r) for r in rows])
         except Exception:
@@ -205,6 +223,29 @@ def drain_pending() -> int:
                 logger.warning("table %s: result not recorded: %s", row.table_id, outcome.message)
         PendingTableResult.objects.filter(pk__in=[row.pk for row in rows]).delete()
         done += len(rows)
+    return done
+
+
+def _drain_duplicate(
+    competition_id: str, rows: Sequence[PendingTableResult], ready: set[int]
+) -> int:
+    """A duplicate competition's finished tables: a round's go in together once every
+    table of the round is done (``leagues.services.duplicate``); the others wait."""
+    done = 0
+    for number in sorted(ready):
+        of_round = [row for row in rows if row.round == number]
+        try:
+            record_round(competition_id, number, of_round)
+        except Exception:
+            logger.exception(
+                "competition %s round %s: board results failed", competition_id, number
+            )
+            PendingTableResult.objects.filter(pk__in=[row.pk for row in of_round]).update(
+                attempts=F("attempts") + 1
+            )
+            continue
+        PendingTableResult.objects.filter(pk__in=[row.pk for row in of_round]).delete()
+        done += len(of_round)
     return done
 
 

@@ -25,6 +25,11 @@ replaced by a bot (games' own timeout) and the result is flagged; otherwise nobo
 replaced and the organiser decides (a forfeit or a result). Spectators of every table
 see it ``spectator_delay_tricks`` completed tricks behind play, as the competition
 pinned at creation (0: live).
+
+A duplicate competition's round (``settings.duplicate``) also commits its boards
+(``BoardsCommitted``, the round seed kept secret by ``leagues.services.duplicate``), and
+each table is created to deal those boards in order from that seed (``deal_seed``):
+spectators see nothing of its play until the boards are revealed.
 """
 
 from __future__ import annotations
@@ -41,10 +46,13 @@ from games.services import table_commands
 from games.services.actors import SystemActor
 from games.services.errors import CommandRejected
 from games.services.table_commands import StartGame, TakeSeat
+from leagues.core.commitment import new_seed
 from leagues.core.errors import LeagueError
 from leagues.core.pairings import Pairing
 from leagues.core.results import match_rules
 from leagues.domain import decisions
+from leagues.domain.decisions import duplicate
+from leagues.domain.events import BOARDS_COMMITTED
 from leagues.domain.settings import CompetitionSettings
 from leagues.domain.state import CompetitionState
 from leagues.domain.table_owner import TableOwner
@@ -53,6 +61,7 @@ from leagues.projections import announce_tables
 from leagues.selectors.players import users_of
 from scoring.services.presets import resolve
 
+from .duplicate import board_seed_of, keep_board_seed
 from .quotas import check_round_tables
 from .streams import actor_of, execute, load, parse_id, user_id_of
 
@@ -154,19 +163,34 @@ def start_round(
             raise LeagueError("round_started", f"Round {round_number} has started already.")
         _tables_opened(cid, round_number)
         return state  # a start a crash cut short, completed
+    # A duplicate round's boards: a fresh secret seed, committed with the start.
+    round_seed = new_seed() if settings.duplicate is not None else None
 
     def decide(current: CompetitionState) -> list[Any]:
         may_start(current)
-        return decisions.decide_start(
+        actor = SCHEDULE_ACTOR if by_schedule else actor_of(user)
+        out = decisions.decide_start(
             current,
             round_number=round_number,
             tables=[(table.board, table.table_id) for table in planned],
             now=opened,
             by="schedule" if by_schedule else "organiser",
-            actor=SCHEDULE_ACTOR if by_schedule else actor_of(user),
+            actor=actor,
         )
+        if round_seed is not None:
+            out += duplicate.decide_boards_committed(
+                current,
+                round_number=round_number,
+                round_seed=round_seed,
+                tables=len(planned),
+                actor=actor,
+            )
+        return out
 
-    def index(current: CompetitionState, _events: list[Any]) -> None:
+    def index(current: CompetitionState, events: list[Any]) -> None:
+        if round_seed is not None:
+            committed = next(e for e in events if e.type == BOARDS_COMMITTED)
+            keep_board_seed(cid, round_number, round_seed, committed.data["round_commitment"])
         CompetitionTable.objects.bulk_create(
             [
                 CompetitionTable(
@@ -212,6 +236,8 @@ def _open_tables(
     allowed = settings.bots_for_no_shows
     timer = None if bot_level or not allowed else max(5, min(grace, 86_400)) if grace else None
     recorded = state.tables.get(round_number, {})
+    duplicate_settings = settings.duplicate
+    round_seed = board_seed_of(cid, round_number) if duplicate_settings is not None else None
     created_count = 0
     for table in planned:
         if recorded.get(table.board) != table.table_id:
@@ -232,6 +258,8 @@ def _open_tables(
                 spectator_delay_tricks=settings.spectator_delay_tricks,
                 command_id=table.command_id,
                 owner=owner.as_tag(),
+                deal_seed=round_seed,
+                boards=None if duplicate_settings is None else duplicate_settings.boards_per_round,
             )
             assert str(created.table_id) == table.table_id
             created_count += 0 if created.duplicate else 1

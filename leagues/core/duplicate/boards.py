@@ -20,19 +20,19 @@ round, and then binds every board to it.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games.engine.cards import card_name
-from games.engine.deal import deal_deck, seed_commitment, shuffled_deck
+from games.engine.deal import BOARD_DOMAIN, deal_deck, seed_commitment, shuffled_deck
+from games.engine.deal import board_seed as _board_seed
 from games.engine.seats import SEAT_NAMES
 
 from ..commitment import check_seed
 from ..errors import LeagueError
 
-DOMAIN = "spades-board"
+DOMAIN = BOARD_DOMAIN
 MAX_BOARDS = 64  # a long bridge session is 36; every board is a published commitment
 
 
@@ -40,8 +40,7 @@ def board_seed(round_seed: str, number: int) -> str:
     """Board ``number``'s seed in the round with ``round_seed`` (64 hex digits)."""
     check_seed(round_seed)
     check_board_number(number)
-    text = f"{DOMAIN}|{round_seed}|{number}".encode()
-    return hashlib.sha256(text).hexdigest()
+    return _board_seed(round_seed, number)
 
 
 def dealer_of(number: int) -> int:

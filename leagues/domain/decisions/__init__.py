@@ -11,7 +11,8 @@ arguments, so the rules are testable without a clock. One module per concept:
   withdraw, late join, substitute, check in;
 - :mod:`.links`: the invitation link and each player's partner link;
 - :mod:`.rounds`: pair, start, arrive, no-show;
-- :mod:`.results`: result, confirm, forfeit, correct, advance, finish.
+- :mod:`.results`: result, confirm, forfeit, correct, advance, finish;
+- :mod:`.pairing_control`: forbidden pairs, a round's pairing overridden.
 """
 
 from .competition import CompetitionSpec, decide_create
@@ -24,6 +25,13 @@ from .links import (
     decide_revoke_link,
     link_digest,
     secret_matches,
+)
+from .pairing_control import (
+    ForbiddenPairRequest,
+    OverrideRequest,
+    decide_allow,
+    decide_forbid,
+    decide_override,
 )
 from .registration import (
     EntrantRequest,
@@ -69,7 +77,9 @@ __all__ = [
     "CompetitionSpec",
     "CorrectionRequest",
     "EntrantRequest",
+    "ForbiddenPairRequest",
     "ForfeitRequest",
+    "OverrideRequest",
     "LinkSecretRequest",
     "PairRequest",
     "ProposalRequest",
@@ -79,6 +89,7 @@ __all__ = [
     "board_of_player",
     "decide_accept",
     "decide_advance",
+    "decide_allow",
     "decide_arrive",
     "decide_check_in",
     "decide_confirm",
@@ -87,6 +98,7 @@ __all__ = [
     "decide_create",
     "decide_decline",
     "decide_finish",
+    "decide_forbid",
     "decide_issue_link",
     "decide_join_partnership",
     "decide_open_partnership",
@@ -95,6 +107,7 @@ __all__ = [
     "decide_late_join",
     "decide_leave",
     "decide_no_show",
+    "decide_override",
     "decide_pair",
     "decide_propose",
     "decide_register",

@@ -19,11 +19,17 @@ from .. import parsing as p
 from ..settings import (
     BOT_LEVELS,
     DEFAULT_GRACE_MINUTES,
+    DEFAULT_PAR_PLAYS,
+    DUPLICATE_MOVEMENTS,
+    DUPLICATE_SCALES,
     KINDS,
     KNOCKOUT_SEEDINGS,
+    MAX_BOARDS_PER_ROUND,
+    MAX_PAR_PLAYS,
     POINTS_FIELDS,
     ROUND_ROBIN_ORDERS,
     CompetitionSettings,
+    DuplicateSettings,
     Kind,
     RulesPin,
 )
@@ -110,8 +116,45 @@ SPEC_FIELDS = frozenset(
         "division",
         "rules",
         "organisers",
+        "duplicate",
     }
 )
+DUPLICATE_FIELDS = frozenset({"boards_per_round", "movement", "scale", "par_plays"})
+
+
+def _duplicate(
+    value: object, fixed: int | None, stages: tuple[Stage, ...]
+) -> DuplicateSettings | None:
+    """The duplicate settings as given (null: not a duplicate competition)."""
+    if value is None:
+        return None
+    spec = p.body_of(value, "duplicate")
+    p.known_fields(spec, DUPLICATE_FIELDS)
+    boards = p.whole(
+        spec.get("boards_per_round"), "duplicate.boards_per_round", 1, MAX_BOARDS_PER_ROUND
+    )
+    if fixed is not None and fixed != boards:
+        raise p.refuse(
+            "invalid",
+            "A duplicate competition's tables play one hand a board: leave fixed_hands out "
+            f"or make it {boards}.",
+        )
+    if any(stage.kind == "knockout" for stage in stages):
+        raise p.refuse(
+            "invalid",
+            "A duplicate competition has no knockout stage (a level knockout match would "
+            "need a hand beyond the round's boards).",
+        )
+    return DuplicateSettings(
+        boards_per_round=boards,
+        movement=_choice(
+            spec.get("movement", "mitchell"), "duplicate.movement", DUPLICATE_MOVEMENTS
+        ),
+        scale=_choice(spec.get("scale", "matchpoints"), "duplicate.scale", DUPLICATE_SCALES),
+        par_plays=p.whole(
+            spec.get("par_plays", DEFAULT_PAR_PLAYS), "duplicate.par_plays", 1, MAX_PAR_PLAYS
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +186,7 @@ class CompetitionSpec:
     division: str | None = None
     rules: object = None
     organisers: tuple[int, ...] = ()
+    duplicate: DuplicateSettings | None = None
 
     @classmethod
     def parse(cls, body: object) -> CompetitionSpec:
@@ -161,16 +205,20 @@ class CompetitionSpec:
         level = spec.get("bot_level")
         if level is not None and level not in BOT_LEVELS:
             raise p.refuse("invalid", f"bot_level is one of {', '.join(BOT_LEVELS)}, or null.")
+        name = p.name(spec.get("name"), "name")
+        kind = _choice(spec.get("kind", "tournament"), "kind", KINDS)
+        stages = _stages(spec.get("stages", list(DEFAULT_STAGES)))
+        points = _match_points(spec.get("match_points", {}))
+        fixed_hands = None if fixed is None else p.whole(fixed, "fixed_hands", 1, MAX_FIXED_HANDS)
+        duplicate = _duplicate(spec.get("duplicate"), fixed_hands, stages)
+        if duplicate is not None:
+            fixed_hands = duplicate.boards_per_round
         return cls(
-            name=p.name(spec.get("name"), "name"),
-            kind="season"
-            if _choice(spec.get("kind", "tournament"), "kind", KINDS) == "season"
-            else "tournament",
-            stages=_stages(spec.get("stages", list(DEFAULT_STAGES))),
-            match_points=_match_points(spec.get("match_points", {})),
-            match_format=MatchFormat(
-                None if fixed is None else p.whole(fixed, "fixed_hands", 1, MAX_FIXED_HANDS)
-            ),
+            name=name,
+            kind="season" if kind == "season" else "tournament",
+            stages=stages,
+            match_points=points,
+            match_format=MatchFormat(fixed_hands),
             tiebreaks=check_tiebreaks(tiebreaks),
             round_robin_order=_choice(
                 spec.get("round_robin_order", "lots"), "round_robin_order", ROUND_ROBIN_ORDERS
@@ -202,6 +250,7 @@ class CompetitionSpec:
             division=p.optional_text(spec.get("division"), "division", MAX_LABEL),
             rules=spec.get("rules"),
             organisers=_organisers(spec.get("organisers", [])),
+            duplicate=duplicate,
         )
 
 
@@ -244,6 +293,7 @@ def decide_create(
         bots_for_no_shows=spec.bots_for_no_shows,
         bot_level=spec.bot_level,
         spectator_delay_tricks=spec.spectator_delay_tricks,
+        duplicate=spec.duplicate,
     )
     payload = settings.as_payload()
     # Typed by its creator; a division's default name also holds its league's name,

@@ -1,4 +1,8 @@
-"""``manage.py verify_pairings COMPETITION``: re-derive every closed round from the events."""
+"""``manage.py verify_pairings COMPETITION``: re-derive every closed round from the events.
+
+A round whose pairing the organiser overrode reads ``manual (by X: reason)``: the
+pairing played is theirs, not the engine's; the computed one it replaced is still
+re-derived, and a mismatch there fails as for any round."""
 
 from __future__ import annotations
 
@@ -24,6 +28,11 @@ class Command(BaseCommand):
         bad = [check for check in checks if not check["ok"]]
         for check in checks:
             status = "ok" if check["ok"] else f"MISMATCH: {check['problem']}"
+            manual = check.get("manual")
+            if manual is not None:
+                status = f"manual (by {manual['by']}: {manual['reason']})" + (
+                    "" if check["ok"] else f"; the computed pairing: MISMATCH: {check['problem']}"
+                )
             self.stdout.write(f"round {check['round']}: {status}")
         if bad:
             raise CommandError(f"round {bad[0]['round']} does not match its commitment and seed")

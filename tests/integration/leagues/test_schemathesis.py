@@ -87,11 +87,30 @@ def world(organiser: Any, swiss: Any, players: Callable[[int], list[Any]]) -> di
     proposer, partner = players(2)
     _, proposal = lg.propose_partnership(proposer, open_, partner=str(partner.pk))
     league = lg.create_league(organiser, {"name": "Thursday Club"})["id"]
+    # A duplicate competition whose round 1 is open (no worker: its bots never move).
+    duplicate = lg.create_competition(
+        organiser,
+        {
+            "name": "Duplicate",
+            "bot_level": "easy",
+            "stages": [{"kind": "round_robin"}],
+            "duplicate": {"boards_per_round": 2, "movement": "teams_of_four"},
+        },
+    ).competition_id
+    for entrant in entrants_of(players(8)):
+        lg.enter(organiser, duplicate, **entrant)
+    lg.pair_next_round(organiser, duplicate)
+    start_round(organiser, duplicate, 1)
     actors = [organiser, invited[0], partner, seated, in_result]
     return {
         "running": running,
         "open": open_,
-        "entrants": {running: ["e1", "e2", "e3", "e4", "e5", "e6"], open_: ["inv", "e1", "e2"]},
+        "duplicate": duplicate,
+        "entrants": {
+            running: ["e1", "e2", "e3", "e4", "e5", "e6"],
+            open_: ["inv", "e1", "e2"],
+            duplicate: ["e1", "e2", "e3", "e4"],
+        },
         "proposal": proposal,
         "results": [result.id for result in state.results],
         "league": league,
@@ -133,6 +152,8 @@ def pin(case: Any, world: dict[str, Any], data: st.DataObject) -> str:
     )
     if "/results/" in route:
         competition, actor = "running", "in_result" if route.endswith("/confirm") else "organiser"
+    if route.endswith("/duplicate") or "/boards" in route:
+        competition, actor = "duplicate", "organiser"
     path = case.path_parameters or {}
     cid = world[competition]
     choices = {
@@ -141,6 +162,7 @@ def pin(case: Any, world: dict[str, Any], data: st.DataObject) -> str:
         "proposal_id": [world["proposal"]],
         "result_id": world["results"],
         "number": [2] if competition == "running" else [1],
+        "board": [1, 2],
         "league_id": [world["league"]],
         "player": world["players"],
     }
@@ -166,6 +188,13 @@ def pin(case: Any, world: dict[str, Any], data: st.DataObject) -> str:
         body["board"] = data.draw(st.integers(1, 3))
         if not {"points", "scoresheet", "forfeited_by"} & set(body):
             body["points"] = {"north_south": 120, "east_west": 40}
+    elif "/forbidden-pairs" in route and "entrants" in body:
+        # Two entrants kept apart already (to remove), or not yet (to add).
+        kept = sorted(load(cid).forbidden)
+        ids = world["entrants"][cid]
+        free = [(a, b) for a in ids for b in ids if a < b and (a, b) not in kept]
+        options = kept if route.endswith("/remove") and kept else free
+        body["entrants"] = list(data.draw(st.sampled_from(options)))
     elif route == "/api/competitions":
         for name in ("league_id", "organisers", "season", "division"):
             body.pop(name, None)

@@ -40,20 +40,29 @@ def test_verify_pairings_passes_then_catches_a_tampered_pairing(organiser: Any, 
     call_command("verify_pairings", cid)
 
 
-def test_a_round_paired_under_swiss_engine_version_1_still_verifies(
-    organiser: Any, swiss: Any, monkeypatch: Any
+@pytest.mark.parametrize("old_version", [1, 2])
+def test_a_round_paired_under_an_older_swiss_engine_version_still_verifies(
+    organiser: Any, swiss: Any, monkeypatch: Any, old_version: int
 ) -> None:
-    """Rounds committed before engine version 2 keep their version in their input and
-    re-derive under it; the next rounds of the same competition are paired by version 2."""
+    """Rounds committed under engine version 1 or 2 keep their version in their input
+    (a version 2 input has no forbidden pairs, even with a pair kept apart) and
+    re-derive under it; the next rounds of the same competition are paired by the
+    current version."""
     cid = swiss(5, rounds=3)
+    client_for(organiser).post(
+        f"/api/competitions/{cid}/forbidden-pairs", {"entrants": ["e1", "e2"]}, format="json"
+    )
     for number in (1, 2, 3):
         with monkeypatch.context() as patch:
             if number == 2:
-                patch.setattr(swiss_engine, "ENGINE_VERSION", 1)
+                patch.setattr(swiss_engine, "ENGINE_VERSION", old_version)
             lg.pair_next_round(organiser, cid)
         play_round(organiser, cid, number)
     state = load(cid)
-    assert [r.input["engine_version"] for r in state.rounds] == [2, 1, 2]
+    current = swiss_engine.ENGINE_VERSION
+    assert [r.input["engine_version"] for r in state.rounds] == [current, old_version, current]
+    assert "forbidden" not in state.rounds[1].input
+    assert state.rounds[2].input["forbidden"] == [["e1", "e2"]]
     checks = verify_competition(cid)
     assert [check["ok"] for check in checks] == [True, True, True], checks
     call_command("verify_pairings", cid)

@@ -19,6 +19,7 @@ from django.test import Client
         ("/competitions/new/", "competition_new.js"),
         (f"/competitions/{uuid.uuid4()}/", "competition.js"),
         (f"/competitions/{uuid.uuid4()}/organise/", "competition_organise.js"),
+        (f"/competitions/{uuid.uuid4()}/boards/", "competition_boards.js"),
     ],
 )
 def test_competition_pages_serve_local_assets_only(path: str, script: str) -> None:

@@ -127,13 +127,17 @@ def test_a_table_created_under_schema_1_is_live() -> None:
         created_by=1,
         spectator_delay_tricks=5,
     )
-    assert created.schema_version == 3
-    v1 = {k: v for k, v in created.data.items() if k not in ("spectator_delay_tricks", "owner")}
+    assert created.schema_version == 4
+    v1 = {
+        k: v
+        for k, v in created.data.items()
+        if k not in ("spectator_delay_tricks", "owner", "deals")
+    }
     ev.validate_payload(ev.TABLE_CREATED, 1, v1)
     with pytest.raises(ev.EventSchemaError):
         ev.validate_payload(ev.TABLE_CREATED, 2, v1)
     with pytest.raises(ev.EventSchemaError):
-        ev.validate_payload(ev.TABLE_CREATED, 3, {**created.data, "spectator_delay_tricks": 14})
+        ev.validate_payload(ev.TABLE_CREATED, 4, {**created.data, "spectator_delay_tricks": 14})
     state = TableState()
     state.apply(ev.TABLE_CREATED, v1)
     assert state.spectator_delay_tricks == 0
@@ -153,11 +157,11 @@ def test_an_owner_tag_is_kept_opaque_and_older_tables_have_none() -> None:
     state = TableState()
     state.apply(ev.TABLE_CREATED, created.data)
     assert state.owner == tag
-    v2 = {k: v for k, v in created.data.items() if k != "owner"}
+    v2 = {k: v for k, v in created.data.items() if k not in ("owner", "deals")}
     ev.validate_payload(ev.TABLE_CREATED, 2, v2)
     older = TableState()
     older.apply(ev.TABLE_CREATED, v2)
     assert older.owner is None
     for bad in ({}, {"k": [1]}, {"k": "x" * 101}, {str(n): n for n in range(9)}, "tag"):
         with pytest.raises(ev.EventSchemaError):
-            ev.validate_payload(ev.TABLE_CREATED, 3, {**created.data, "owner": bad})
+            ev.validate_payload(ev.TABLE_CREATED, 4, {**created.data, "owner": bad})

@@ -19,7 +19,7 @@ def swiss_input() -> dict[str, object]:
 
 def test_the_commitment_is_sha256_of_the_documented_bytes() -> None:
     document = swiss_input()
-    expected = hashlib.sha256(b"spades-pairing|abc|swiss|2|" + canonical_json(document)).hexdigest()
+    expected = hashlib.sha256(b"spades-pairing|abc|swiss|3|" + canonical_json(document)).hexdigest()
     assert commitment("abc", document) == expected
     assert canonical_json({"b": 1, "a": [1, "é"]}) == '{"a":[1,"é"],"b":1}'.encode()
 

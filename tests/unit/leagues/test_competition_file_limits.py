@@ -21,6 +21,7 @@ from leagues.core.competition_file import (
     read_competition,
 )
 from leagues.core.entrants import MAX_ENTRANTS, MAX_ID_LENGTH, MAX_RATING
+from leagues.core.pairings import MAX_FORBIDDEN_PAIRS
 from leagues.core.results import MAX_FIXED_HANDS, MAX_GAME_POINTS, MAX_MATCH_POINTS
 from leagues.core.stages import MAX_SWISS_ROUNDS
 
@@ -203,6 +204,14 @@ LIMITS = [
         f"expected 0 to {MAX_ROUNDS}.",
         "entrants[]",
         f"0-{MAX_ROUNDS} (the last round played)",
+    ),
+    (
+        "forbidden_pairs",
+        [["A", "B"]] * (MAX_FORBIDDEN_PAIRS + 1),
+        "$.forbidden_pairs",
+        f"at most {MAX_FORBIDDEN_PAIRS} entries.",
+        "forbidden_pairs",
+        f"at most {MAX_FORBIDDEN_PAIRS} pairs",
     ),
     (
         "entrants",

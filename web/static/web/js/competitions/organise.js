@@ -9,6 +9,7 @@ import { field, onClick, onSubmit, sending } from "../forms.js";
 import { presetTitle } from "../rules.js";
 import * as session from "../session.js";
 import { TEAM_NAMES } from "../table/words.js";
+import { startPairingControl } from "./pairing_control.js";
 import { startOnboarding } from "./onboarding.js";
 import { SEATS, scoresheetFromRows } from "./scoresheet.js";
 import { entrantId } from "./settings.js";
@@ -480,5 +481,6 @@ export async function start() {
   if (page.me && page.overview) {
     $("organise-not-organiser").hidden = page.overview.settings.organisers.includes(page.me.id);
   }
+  await startPairingControl({ base, token: page.auth && page.auth.token });
   document.body.dataset.ready = "true";
 }

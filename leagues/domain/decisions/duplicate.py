@@ -1,0 +1,180 @@
+"""A duplicate round's boards: committed when it starts, each table's boards recorded when
+every table is done, revealed then, and each board's par (docs/leagues.md, "Duplicate
+competitions").
+
+The platform seats a duplicate round as its pairing says: the round's match ``t`` (in
+board order) is table ``t``, its North-South entrant North-South for every board. The
+movement decides how the tables are grouped and what a board is compared with:
+``teams_of_four`` groups tables ``2m-1`` and ``2m`` into team match ``m`` (so it needs an
+even number of tables, as ``leagues.core.duplicate.movements.teams_of_four`` says); the
+Mitchells compare every table of the round. Every table deals every board of the round,
+in order (the barometer style of ``movements``), from the round's secret seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from eventstore.records import NewEvent
+from games.engine.rules import Rules
+from leagues.core.duplicate.board_scoring import score_board
+from leagues.core.duplicate.boards import Board, derive_boards, round_commitment
+from leagues.core.duplicate.movements import movement
+from leagues.core.duplicate.par import Par
+from leagues.core.errors import LeagueError
+
+from .. import events as ev
+from ..state import CompetitionState, DuplicateRound
+from .guards import require
+
+Actor = Mapping[str, Any]
+
+
+def require_duplicate(state: CompetitionState) -> Any:
+    """The competition's duplicate settings, or a refusal in words."""
+    settings = require(state)
+    if settings.duplicate is None:
+        raise LeagueError("not_duplicate", "This competition is not a duplicate competition.")
+    return settings.duplicate
+
+
+def duplicate_round(state: CompetitionState, number: int) -> DuplicateRound:
+    """Round ``number``'s boards, or a refusal in words."""
+    require_duplicate(state)
+    found = state.duplicate.get(number)
+    if found is None:
+        raise LeagueError("unknown_round", f"Round {number} has no boards (not started yet).")
+    return found
+
+
+def round_boards(state: CompetitionState, round_seed: str) -> tuple[Board, ...]:
+    """The boards a round seed gives under the competition's settings."""
+    return derive_boards(round_seed, require_duplicate(state).boards_per_round)
+
+
+def decide_boards_committed(
+    state: CompetitionState, *, round_number: int, round_seed: str, tables: int, actor: Actor
+) -> list[NewEvent]:
+    """``BoardsCommitted`` for a round about to start with ``tables`` tables (the movement
+    checked against them first: a refusal records nothing)."""
+    settings = require_duplicate(state)
+    movement(settings.movement)(tables, settings.boards_per_round)  # refuses a bad count
+    if round_number in state.duplicate:
+        raise LeagueError("round_started", f"Round {round_number}'s boards are committed already.")
+    boards = round_boards(state, round_seed)
+    return [
+        ev.boards_committed(
+            round_number=round_number,
+            round_commitment=round_commitment(round_seed),
+            boards=[board.public_dict() for board in boards],
+            movement=settings.movement,
+            actor=actor,
+        )
+    ]
+
+
+def decide_board_results(
+    state: CompetitionState,
+    *,
+    round_number: int,
+    table: int,
+    table_id: str,
+    rules: Rules,
+    boards: Sequence[Mapping[str, Any]],
+    actor: Actor,
+) -> list[NewEvent]:
+    """One ``BoardResultRecorded`` per board a table played (``boards``: per hand, the
+    bids, blind flags and tricks by seat, North first), each scored on its own."""
+    found = duplicate_round(state, round_number)
+    paired = state.paired_round(round_number)
+    match = next((m for m in paired.pairing.matches if m.board == table), None) if paired else None
+    if match is None:
+        raise LeagueError("unknown_board", f"Round {round_number} has no table {table}.")
+    if len(boards) != len(found.boards):
+        raise LeagueError(
+            "boards_unfinished",
+            f"Table {table} played {len(boards)} of the round's {len(found.boards)} boards.",
+        )
+    recorded = {(r["table"], r["board"]) for r in found.results}
+    out = []
+    for number, played in enumerate(boards, start=1):
+        if (table, number) in recorded:
+            continue
+        score = score_board(rules, played["bids"], played["blind"], played["tricks"])
+        out.append(
+            ev.board_result_recorded(
+                round_number=round_number,
+                board=number,
+                table=table,
+                table_id=table_id,
+                north_south=match.north_south,
+                east_west=match.east_west,
+                bids=played["bids"],
+                blind=played["blind"],
+                tricks=played["tricks"],
+                score={
+                    "north_south": score.north_south.points,
+                    "east_west": score.east_west.points,
+                },
+                actor=actor,
+            )
+        )
+    return out
+
+
+def decide_reveal(
+    state: CompetitionState, *, round_number: int, round_seed: str, actor: Actor
+) -> list[NewEvent]:
+    """``BoardsRevealed`` once every table of the round has recorded every board (nothing
+    while one is still playing; nothing twice)."""
+    found = duplicate_round(state, round_number)
+    if found.is_revealed or not round_finished(state, round_number):
+        return []
+    if round_commitment(round_seed) != found.round_commitment:
+        raise LeagueError("seed_mismatch", "The kept round seed does not match its commitment.")
+    boards = round_boards(state, round_seed)
+    return [
+        ev.boards_revealed(
+            round_number=round_number,
+            round_seed=round_seed,
+            boards=[board.revealed_dict() for board in boards],
+            actor=actor,
+        )
+    ]
+
+
+def round_finished(state: CompetitionState, round_number: int) -> bool:
+    """Whether every table of the round has a result on every board."""
+    found = state.duplicate.get(round_number)
+    if found is None:
+        return False
+    tables = set(state.tables.get(round_number, {}))
+    played = {(int(r["table"]), int(r["board"])) for r in found.results}
+    return bool(tables) and all((t, b) in played for t in tables for b in found.board_numbers)
+
+
+def board_finished(state: CompetitionState, round_number: int, board: int) -> bool:
+    """Whether every table of the round has played ``board``."""
+    found = state.duplicate.get(round_number)
+    if found is None:
+        return False
+    tables = set(state.tables.get(round_number, {}))
+    played = {int(r["table"]) for r in found.results if int(r["board"]) == board}
+    return bool(tables) and tables <= played
+
+
+def decide_par(
+    state: CompetitionState, *, round_number: int, par: Par, bot_version: str, actor: Actor
+) -> list[NewEvent]:
+    """``BoardParComputed`` for a board of the round (nothing if it has one already)."""
+    found = duplicate_round(state, round_number)
+    if par.board not in found.board_numbers:
+        raise LeagueError("unknown_board", f"Round {round_number} has no board {par.board}.")
+    if par.board in found.pars:
+        return []
+    return [
+        ev.board_par_computed(
+            round_number=round_number, par=par.as_dict(), bot_version=bot_version, actor=actor
+        )
+    ]

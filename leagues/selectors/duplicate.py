@@ -1,0 +1,187 @@
+"""What anyone may see of a duplicate competition's boards: the round's board list, a
+board's traveller, and the standings by matchpoints or IMPs (docs/leagues.md,
+"Duplicate competitions").
+
+Secrecy: a board's results, par and cards are shown only once every table of the round
+has finished it *and* the round's boards are revealed (``BoardsRevealed``); before that a
+board shows its number, dealer and commitment only, and its traveller is refused in
+words. The standings add up revealed boards only. Everything is computed here from the
+events with ``leagues.core.duplicate.board_scoring`` (no stored document to go stale).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from leagues.core.duplicate.board_scoring import traveller
+from leagues.core.errors import LeagueError
+from leagues.domain import events as ev
+from leagues.domain.decisions.duplicate import (
+    board_finished,
+    duplicate_round,
+    require_duplicate,
+)
+from leagues.domain.settings import DUPLICATE_SCALES
+from leagues.domain.state import CompetitionState, DuplicateRound
+from leagues.services.streams import load
+
+
+def _fraction_text(value: Fraction) -> str:
+    """A par average as text (no floats in answers that must re-compute exactly)."""
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def _par_of(found: DuplicateRound, board: int) -> dict[str, Any] | None:
+    published = found.pars.get(board)
+    if published is None or not found.is_revealed:
+        return None
+    plays = len(published["plays"])
+    ns = Fraction(published["north_south_total"], plays)
+    ew = Fraction(published["east_west_total"], plays)
+    return {
+        **published,
+        "bot_version": found.par_versions.get(board),
+        "north_south": _fraction_text(ns),
+        "east_west": _fraction_text(ew),
+        "net": _fraction_text(ns - ew),
+    }
+
+
+def _shown(found: DuplicateRound, state: CompetitionState, board: int) -> bool:
+    """Whether a board's results may be shown: finished everywhere and revealed."""
+    return found.is_revealed and board_finished(state, found.number, board)
+
+
+def round_boards(competition_id: object, round_number: int) -> dict[str, Any]:
+    """A round's boards: each one's commitment, and once revealed its seed, deck and par."""
+    state = load(competition_id)
+    found = duplicate_round(state, round_number)
+    boards = []
+    for board in found.boards:
+        number = int(board["board"])
+        shown = _shown(found, state, number)
+        boards.append(
+            {
+                **(found.revealed[number] if shown else board),
+                "finished": board_finished(state, round_number, number),
+                "revealed": shown,
+                "par": _par_of(found, number) if shown else None,
+            }
+        )
+    return {
+        "round": round_number,
+        "movement": found.movement,
+        "round_commitment": found.round_commitment,
+        "round_seed": found.round_seed,
+        "boards": boards,
+    }
+
+
+def board_traveller(competition_id: object, round_number: int, board: int) -> dict[str, Any]:
+    """Board ``board``'s traveller: every table's bids, tricks and score, matchpoints and
+    IMPs against the field, and par. Refused while any table may still play it."""
+    state = load(competition_id)
+    found = duplicate_round(state, round_number)
+    if board not in found.board_numbers:
+        raise LeagueError("unknown_board", f"Round {round_number} has no board {board}.")
+    if not _shown(found, state, board):
+        raise LeagueError(
+            "board_open",
+            f"Board {board} of round {round_number} is still being played at some table: "
+            "its traveller is shown once every table has finished the round's boards.",
+        )
+    return _traveller(found, board)
+
+
+def _traveller(found: DuplicateRound, board: int) -> dict[str, Any]:
+    results = sorted((r for r in found.results if int(r["board"]) == board), key=_table)
+    par = _par_of(found, board)
+    par_net = None
+    if par is not None:
+        plays = len(par["plays"])
+        par_net = Fraction(par["north_south_total"] - par["east_west_total"], plays)
+    nets = [
+        (int(r["table"]), 0, 0, int(r["score"]["north_south"]) - int(r["score"]["east_west"]))
+        for r in results
+    ]
+    lines = traveller(nets, par_net)
+    return {
+        "round": found.number,
+        "board": board,
+        "par": par,
+        "tables": [
+            {
+                **line.as_dict(),
+                "table_id": r["table_id"],
+                "north_south": r["north_south"],
+                "east_west": r["east_west"],
+                "bids": r["bids"],
+                "blind": r["blind"],
+                "tricks": r["tricks"],
+                "score": r["score"],
+            }
+            for line, r in zip(lines, results, strict=True)
+        ],
+    }
+
+
+def _table(result: Mapping[str, Any]) -> int:
+    return int(result["table"])
+
+
+def standings(competition_id: object, scale: str | None = None) -> dict[str, Any]:
+    """The duplicate standings: each entrant's total on the competition's scale (or, a
+    what-if, on ``scale``), over the boards that may be shown, best first; ties share a
+    place. Both totals are given, so a what-if is the same answer sorted otherwise."""
+    state = load(competition_id)
+    settings = require_duplicate(state)
+    chosen = settings.scale if scale is None else scale
+    if chosen not in DUPLICATE_SCALES:
+        raise LeagueError(
+            "invalid", f"scale is one of {', '.join(DUPLICATE_SCALES)}, not {chosen!r}."
+        )
+    totals: dict[str, dict[str, int]] = {
+        entrant: {"matchpoints": 0, "imps": 0, "boards": 0} for entrant in state.entrants
+    }
+    for found in state.duplicate.values():
+        for board in found.board_numbers:
+            if not _shown(found, state, board):
+                continue
+            for line in _traveller(found, board)["tables"]:
+                for side in ("north_south", "east_west"):
+                    entry = totals.setdefault(
+                        line[side], {"matchpoints": 0, "imps": 0, "boards": 0}
+                    )
+                    entry["matchpoints"] += line["matchpoints"][side]
+                    entry["imps"] += line["imps"][side]
+                    entry["boards"] += 1
+    order = sorted(totals.items(), key=lambda item: (-item[1][chosen], item[0]))
+    rows: list[dict[str, Any]] = []
+    for index, (entrant, entry) in enumerate(order):
+        place = index + 1
+        if rows and order[index - 1][1][chosen] == entry[chosen]:
+            place = rows[-1]["place"]
+        name = state.entrants[entrant].name if entrant in state.entrants else entrant
+        rows.append({"place": place, "entrant": entrant, "name": name, **entry})
+    return {"scale": chosen, "official": chosen == settings.scale, "rows": rows}
+
+
+def redacted_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A competition event's payload as the event admin may show it now: a board's par
+    (``BoardParComputed``) says how the board plays, so before the round's boards are
+    revealed only its round and board are shown (``eventstore.redaction``)."""
+    competition_id = ev.competition_id_of(stream_id)
+    if competition_id is None or type_ != ev.BOARD_PAR_COMPUTED:
+        return data
+    try:
+        found = load(competition_id).duplicate.get(int(data["round"]))
+    except (LeagueError, KeyError, TypeError, ValueError):
+        found = None
+    if found is not None and found.is_revealed:
+        return data
+    board = data.get("par", {}).get("board") if isinstance(data.get("par"), dict) else None
+    return {"round": data.get("round"), "board": board, "par": "hidden until revealed"}

@@ -1,0 +1,234 @@
+"""A duplicate round on the platform: its secret seed, its boards' results, their reveal
+and their par (docs/leagues.md, "Duplicate competitions").
+
+- When a duplicate round starts (``leagues.services.tables.start_round``) a fresh round
+  seed is drawn; ``BoardsCommitted`` publishes each board's commitment and the round's,
+  and the seed is kept in ``leagues_boardsecret`` in the same transaction (as a pairing
+  seed is kept, ``pairing_secrets``), never in an event before the reveal. Every table of
+  the round is created with that seed as its deal seed (``TableCreated`` v4 ``deals``):
+  its hand ``n`` is board ``n``.
+- A table's game ends with ``DealRevealHeld``; the match-results process keeps its
+  result (``match_results.keep_finished``) and holds a duplicate round's results back
+  until every table of the round is done (:func:`ready_rounds`), so no table's total or
+  board reaches anyone while another table still plays the boards. Then, in one
+  transaction, every table's ``MatchResultRecorded``, every board's
+  ``BoardResultRecorded`` and ``BoardsRevealed`` (:func:`record_round`); after it the
+  tables reveal their seed (``RevealDeals``), which lifts their spectators' embargo.
+- Par: :func:`compute_round_par` on the bot workers (``leagues.tasks``), one
+  ``BoardParComputed`` per board.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from bots.strategies.registry import exact_strategy
+from bots.strategies.selfplay import play_level
+from games.engine.rules import rules_from_spec
+from games.services import table_commands
+from games.services.actors import SystemActor
+from games.services.errors import CommandRejected
+from games.services.table_commands import RevealDeals
+from leagues.core.duplicate.boards import derive_board
+from leagues.core.duplicate.par import ParMethod, compute_par, verify_par
+from leagues.core.errors import LeagueError
+from leagues.domain.decisions import duplicate as dup
+from leagues.domain.decisions import results as result_rules
+from leagues.domain.state import CompetitionState
+from leagues.models import BoardSecret
+
+from .pairing_secrets import seed_of
+from .results import finish_if_complete
+from .streams import Decide, execute, execute_each, load
+
+logger = logging.getLogger(__name__)
+
+DUPLICATE_ACTOR = {"kind": "system", "name": "duplicate"}
+PAR_ACTOR = {"kind": "system", "name": "par"}
+DIRECTOR = SystemActor("competition")
+
+
+def keep_board_seed(competition_id: str, round_number: int, seed: str, commitment: str) -> None:
+    """Store a round's board seed, in the transaction of its ``BoardsCommitted``."""
+    BoardSecret.objects.create(
+        competition_id=competition_id, round=round_number, seed=seed, commitment=commitment
+    )
+
+
+def board_seed_of(competition_id: str, round_number: int) -> str | None:
+    return (
+        BoardSecret.objects.filter(competition_id=competition_id, round=round_number)
+        .values_list("seed", flat=True)
+        .first()
+    )
+
+
+def ready_rounds(competition_id: str, pending: Sequence[Any]) -> tuple[set[int], bool]:
+    """Which rounds of the competition have every table finished (the pending rows of
+    the round and the tables already recorded cover them all), and whether the
+    competition is duplicate at all."""
+    state = load(competition_id)
+    if state.settings is None or state.settings.duplicate is None:
+        return set(), False
+    ready = set()
+    for number in {row.round for row in pending}:
+        tables = set(state.tables.get(number, {}))
+        found = state.duplicate.get(number)
+        done = {int(r["table"]) for r in found.results} if found is not None else set()
+        done |= {row.board for row in pending if row.round == number}
+        if tables and tables <= done:
+            ready.add(number)
+    return ready, True
+
+
+def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) -> None:
+    """Every finished table of a duplicate round at once, in one transaction: its boards'
+    results, ``BoardsRevealed``, then the tables' match results; after the commit the
+    tables reveal their seed. Idempotent (each step has its own command id)."""
+    round_seed = board_seed_of(competition_id, round_number)
+    if round_seed is None:
+        raise LeagueError("no_board_seed", f"Round {round_number}'s board seed is missing.")
+    seeds: dict[str, str | None] = {}
+
+    def match_result(row: Any) -> Decide:
+        def decide(state: CompetitionState) -> list[Any]:
+            if "seed" not in seeds:
+                seeds["seed"] = seed_of(competition_id, round_number)
+            result = row.result
+            return result_rules.decide_result(
+                state,
+                round_number=round_number,
+                board=row.board,
+                points=result["points"],
+                winner=result["winner"],
+                source="table",
+                seed=seeds["seed"],
+                actor=DUPLICATE_ACTOR,
+                table_id=str(row.table_id),
+                hands=result["hands"],
+                bot_substitute=result["bots"],
+            )
+
+        return decide
+
+    def board_results(row: Any) -> Decide:
+        def decide(state: CompetitionState) -> list[Any]:
+            assert state.settings is not None
+            return dup.decide_board_results(
+                state,
+                round_number=round_number,
+                table=row.board,
+                table_id=str(row.table_id),
+                rules=rules_from_spec(dict(state.settings.rules.snapshot)),
+                boards=row.result.get("boards") or [],
+                actor=DUPLICATE_ACTOR,
+            )
+
+        return decide
+
+    def reveal(state: CompetitionState) -> list[Any]:
+        return dup.decide_reveal(
+            state, round_number=round_number, round_seed=round_seed, actor=DUPLICATE_ACTOR
+        )
+
+    # The boards first and their reveal, then the match results (the last one closes the
+    # round, and may finish the competition).
+    commands: list[tuple[str | None, Decide]] = [
+        (f"board-results:{row.table_id}", board_results(row)) for row in rows
+    ]
+    commands.append((f"boards-revealed:{round_number}", reveal))
+    commands += [(f"table-result:{row.table_id}", match_result(row)) for row in rows]
+    outcomes = execute_each(
+        competition_id,
+        commands,
+        after=lambda s, _e: finish_if_complete(s, DUPLICATE_ACTOR),
+    )
+    for (command_id, _), outcome in zip(commands, outcomes, strict=True):
+        if isinstance(outcome, LeagueError):
+            # e.g. the organiser entered that match's result first: theirs stands.
+            logger.warning("%s: not recorded: %s", command_id, outcome.message)
+    state = load(competition_id)
+    found = state.duplicate.get(round_number)
+    if found is not None and found.is_revealed:
+        reveal_tables(state, round_number)
+
+
+def reveal_tables(state: CompetitionState, round_number: int) -> None:
+    """Reveal the held-back seed of every table of a revealed round (idempotent)."""
+    for table_id in state.tables.get(round_number, {}).values():
+        try:
+            table_commands.execute(
+                RevealDeals(table_id), DIRECTOR, command_id=f"reveal-boards:{table_id}"
+            )
+        except CommandRejected as error:
+            if error.code not in ("already_revealed",):
+                logger.warning("table %s: boards not revealed: %s", table_id, error.message)
+
+
+# ---------------------------------------------------------------- par
+
+
+def par_method(state: CompetitionState) -> ParMethod:
+    """The par method a duplicate competition pins: Hard at its version, its plays."""
+    settings = dup.require_duplicate(state)
+    strategy = exact_strategy("hard")
+    return ParMethod(level="hard", version=strategy.version, plays=settings.par_plays)
+
+
+def compute_round_par(competition_id: str, round_number: int) -> int:
+    """Compute and record the par of every board of the round that has none; how many
+    were recorded. Runs on the bot workers (``leagues.tasks.compute_par``)."""
+    state = load(competition_id)
+    found = dup.duplicate_round(state, round_number)
+    round_seed = board_seed_of(competition_id, round_number)
+    if round_seed is None:
+        raise LeagueError("no_board_seed", f"Round {round_number}'s board seed is missing.")
+    assert state.settings is not None
+    rules = rules_from_spec(dict(state.settings.rules.snapshot))
+    method = par_method(state)
+    done = 0
+    for board in dup.round_boards(state, round_seed):
+        if board.number in found.pars:
+            continue
+        par = compute_par(board, rules, play_level, method.version, method)
+
+        def decide(current: CompetitionState, par: Any = par) -> list[Any]:
+            return dup.decide_par(
+                current,
+                round_number=round_number,
+                par=par,
+                bot_version=method.version,
+                actor=PAR_ACTOR,
+            )
+
+        execute(competition_id, decide, command_id=f"par:{round_number}:{board.number}")
+        done += 1
+    return done
+
+
+def verify_competition_par(competition_id: str) -> list[dict[str, Any]]:
+    """Recompute every recorded par from the revealed board seeds: one line per board,
+    ``ok`` and the problem in words. A board not revealed yet cannot be checked."""
+    state = load(competition_id)
+    dup.require_duplicate(state)
+    assert state.settings is not None
+    rules = rules_from_spec(dict(state.settings.rules.snapshot))
+    lines = []
+    for number, found in sorted(state.duplicate.items()):
+        for board_number in found.board_numbers:
+            published = found.pars.get(board_number)
+            revealed = found.revealed.get(board_number)
+            line: dict[str, Any] = {"round": number, "board": board_number}
+            if published is None:
+                lines.append({**line, "ok": False, "problem": "no par recorded"})
+                continue
+            if revealed is None:
+                lines.append({**line, "ok": False, "problem": "the board is not revealed yet"})
+                continue
+            board = derive_board(str(revealed["seed"]), board_number)
+            version = found.par_versions.get(board_number, "")
+            check = verify_par(board, rules, play_level, version, published)
+            lines.append({**line, "ok": check.ok, "problem": check.problem})
+    return lines

@@ -1,0 +1,237 @@
+"""A duplicate competition's domain without a database: the setting (bounded, refused in
+words naming the field), its fold (an older CompetitionCreated is not duplicate), the
+boards committed for a round (the movement checked against the tables), board results
+scored on their own, the reveal only once every table is done, and par once a board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.engine.rules import rules_from_spec
+from leagues.core.duplicate.board_scoring import score_board
+from leagues.core.duplicate.boards import derive_boards, round_commitment, verify_round_boards
+from leagues.core.duplicate.par import PAR_METHOD, Par
+from leagues.core.errors import LeagueError
+from leagues.domain import events as ev
+from leagues.domain.decisions import CompetitionSpec, decide_pair
+from leagues.domain.decisions import duplicate as dup
+from leagues.domain.settings import CompetitionSettings, DuplicateSettings
+
+from .test_domain import NOW, ORGANISER, Stream, refusal
+
+SEED = "s" * 32
+DUPLICATE = {"boards_per_round": 2, "movement": "teams_of_four", "par_plays": 1}
+
+
+def spec(**fields: Any) -> CompetitionSpec:
+    return CompetitionSpec.parse({"name": "Dup", **fields})
+
+
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"duplicate": {"boards_per_round": 0}}, "duplicate.boards_per_round"),
+        ({"duplicate": {"boards_per_round": 37}}, "duplicate.boards_per_round"),
+        ({"duplicate": {}}, "duplicate.boards_per_round"),
+        ({"duplicate": {"boards_per_round": 2, "movement": "howell"}}, "duplicate.movement"),
+        ({"duplicate": {"boards_per_round": 2, "scale": "total"}}, "duplicate.scale"),
+        ({"duplicate": {"boards_per_round": 2, "par_plays": 9}}, "duplicate.par_plays"),
+        ({"duplicate": {"boards_per_round": 2, "boards": 3}}, "boards"),
+        ({"duplicate": "yes"}, "duplicate"),
+        ({"duplicate": {"boards_per_round": 2}, "fixed_hands": 3}, "fixed_hands"),
+        ({"duplicate": {"boards_per_round": 2}, "stages": [{"kind": "knockout"}]}, "knockout"),
+    ],
+)
+def test_a_bad_duplicate_setting_is_refused_in_words(fields: Any, named: str) -> None:
+    error = refusal(lambda: spec(**fields))
+    assert error.code == "invalid"
+    assert named in error.message, error.message
+
+
+def test_the_setting_is_pinned_and_sets_the_hands() -> None:
+    parsed = spec(duplicate=DUPLICATE)
+    assert parsed.duplicate == DuplicateSettings(2, "teams_of_four", "matchpoints", 1)
+    assert parsed.match_format.fixed_hands == 2
+    stream = Stream(duplicate=DUPLICATE)
+    settings = stream.state.settings
+    assert settings is not None and settings.duplicate == parsed.duplicate
+    assert CompetitionSettings.from_payload(settings.as_payload()) == settings
+    assert spec().duplicate is None
+
+
+def test_an_older_competition_is_not_duplicate() -> None:
+    payload = Stream().state.settings.as_payload()  # type: ignore[union-attr]
+    v2 = {k: v for k, v in payload.items() if k != "duplicate"} | {"name": "Club"}
+    ev.validate_payload(ev.COMPETITION_CREATED, 2, v2)
+    assert CompetitionSettings.from_payload(v2).duplicate is None
+    with pytest.raises(ev.EventSchemaError):
+        ev.validate_payload(ev.COMPETITION_CREATED, 3, v2)
+
+
+def paired(tables: int = 2) -> Stream:
+    stream = Stream(duplicate=DUPLICATE, stages=[{"kind": "round_robin"}])
+    for number in range(1, 2 * tables + 1):
+        stream.append(
+            [
+                ev.entrant_registered(
+                    entrant_id=f"e{number}",
+                    players=[str(10 * number), str(10 * number + 1)],
+                    reserve=None,
+                    name="",
+                    rating=0,
+                    invited=[],
+                    actor=ORGANISER,
+                )
+            ]
+        )
+    events, _ = decide_pair(stream.state, seed="p" * 16, actor=ORGANISER)
+    stream.append(events)
+    return stream
+
+
+def started(stream: Stream) -> Stream:
+    matches = stream.state.paired_round(1).pairing.matches  # type: ignore[union-attr]
+    stream.append(
+        [
+            ev.round_started(
+                round_number=1,
+                tables=[(m.board, f"t{m.board}") for m in matches],
+                opened_at=NOW.isoformat(),
+                by="organiser",
+                actor=ORGANISER,
+            ),
+            *dup.decide_boards_committed(
+                stream.state,
+                round_number=1,
+                round_seed=SEED,
+                tables=len(matches),
+                actor=ORGANISER,
+            ),
+        ]
+    )
+    return stream
+
+
+def test_boards_are_committed_without_their_seeds() -> None:
+    stream = started(paired())
+    found = stream.state.duplicate[1]
+    boards = derive_boards(SEED, 2)
+    assert found.round_commitment == round_commitment(SEED)
+    assert found.boards == [board.public_dict() for board in boards]
+    assert SEED not in str(found.boards) and boards[0].seed not in str(found.boards)
+    assert not found.is_revealed
+    # Committed once only.
+    again = refusal(
+        lambda: dup.decide_boards_committed(
+            stream.state, round_number=1, round_seed=SEED, tables=2, actor=ORGANISER
+        )
+    )
+    assert again.code == "round_started"
+
+
+def test_teams_of_four_needs_an_even_number_of_tables() -> None:
+    stream = paired(tables=2)
+    error = refusal(
+        lambda: dup.decide_boards_committed(
+            stream.state, round_number=1, round_seed=SEED, tables=3, actor=ORGANISER
+        )
+    )
+    assert error.code == "bad_movement" and "even" in error.message
+
+
+def played(seed: int) -> list[dict[str, Any]]:
+    return [
+        {"bids": [3, 3, 3, 3], "blind": [False] * 4, "tricks": [4, 3, 3, 3]},
+        {"bids": [0, 4, 4, 4], "blind": [False] * 4, "tricks": [seed, 4, 4, 5 - seed]},
+    ]
+
+
+def test_board_results_are_scored_on_their_own_and_revealed_when_all_are_in() -> None:
+    stream = started(paired())
+    rules = rules_from_spec({"preset": "standard"})
+    tables = sorted(stream.state.tables[1])
+    first = dup.decide_board_results(
+        stream.state,
+        round_number=1,
+        table=tables[0],
+        table_id="t1",
+        rules=rules,
+        boards=played(0),
+        actor=ORGANISER,
+    )
+    stream.append(first)
+    scored = score_board(rules, [0, 4, 4, 4], [False] * 4, [0, 4, 4, 5])
+    assert first[1].data["score"] == {
+        "north_south": scored.north_south.points,
+        "east_west": scored.east_west.points,
+    }
+    # One table is still playing: nothing is revealed.
+    assert not dup.round_finished(stream.state, 1)
+    assert dup.decide_reveal(stream.state, round_number=1, round_seed=SEED, actor=ORGANISER) == []
+    # A table that has not played every board is refused.
+    short = refusal(
+        lambda: dup.decide_board_results(
+            stream.state,
+            round_number=1,
+            table=tables[1],
+            table_id="t2",
+            rules=rules,
+            boards=played(1)[:1],
+            actor=ORGANISER,
+        )
+    )
+    assert short.code == "boards_unfinished"
+    stream.append(
+        dup.decide_board_results(
+            stream.state,
+            round_number=1,
+            table=tables[1],
+            table_id="t2",
+            rules=rules,
+            boards=played(1),
+            actor=ORGANISER,
+        )
+    )
+    assert dup.round_finished(stream.state, 1) and dup.board_finished(stream.state, 1, 2)
+    with pytest.raises(LeagueError):
+        dup.decide_reveal(stream.state, round_number=1, round_seed="x" * 32, actor=ORGANISER)
+    stream.append(dup.decide_reveal(stream.state, round_number=1, round_seed=SEED, actor=ORGANISER))
+    found = stream.state.duplicate[1]
+    assert found.is_revealed
+    checks = verify_round_boards(SEED, found.round_commitment, list(found.revealed.values()))
+    assert all(check.ok for check in checks)
+    assert dup.decide_reveal(stream.state, round_number=1, round_seed=SEED, actor=ORGANISER) == []
+
+
+def test_a_board_gets_one_par() -> None:
+    stream = started(paired())
+    board = derive_boards(SEED, 2)[0]
+    rules = rules_from_spec({"preset": "standard"})
+    score = score_board(rules, [3, 3, 3, 3], [False] * 4, [4, 3, 3, 3])
+    par = Par(board.number, PAR_METHOD, (1, 2, 3, 4), (score,) * 4)
+    events = dup.decide_par(
+        stream.state, round_number=1, par=par, bot_version="hard-2", actor=ORGANISER
+    )
+    stream.append(events)
+    assert stream.state.duplicate[1].pars[1] == par.as_dict()
+    assert (
+        dup.decide_par(stream.state, round_number=1, par=par, bot_version="hard-2", actor=ORGANISER)
+        == []
+    )
+    other = Par(9, PAR_METHOD, (1,), (score,))
+    assert (
+        refusal(
+            lambda: dup.decide_par(
+                stream.state, round_number=1, par=other, bot_version="hard-2", actor=ORGANISER
+            )
+        ).code
+        == "unknown_board"
+    )
+
+
+def test_a_competition_that_is_not_duplicate_has_no_boards() -> None:
+    stream = Stream()
+    error = refusal(lambda: dup.duplicate_round(stream.state, 1))
+    assert error.code == "not_duplicate"

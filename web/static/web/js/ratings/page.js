@@ -169,7 +169,7 @@ async function fromAddress() {
   await showPlayer(new URLSearchParams(location.search).get("player"));
 }
 
-async function start() {
+export async function start() {
   let leagues = [];
   try {
     leagues = (await api(`/api/leagues?limit=${MAX_LEAGUES}`)).leagues;
@@ -191,5 +191,3 @@ async function start() {
   await fromAddress();
   document.body.dataset.ready = "true";
 }
-
-start();

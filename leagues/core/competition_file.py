@@ -695,11 +695,11 @@ def _rules_of(raw: Mapping[str, Any], where: str) -> tuple[Rules, Any]:
 
 
 def _stage_duplicate_settings(
-    raw: Mapping[str, Any], where: str, movement_name: str
+    raw: Mapping[Any, Any], where: str, movement_name: str
 ) -> DuplicateSettings:
     """``seating: "stages"``: the stages pair the rounds, so no tables, rounds, slots or
     tie-breaks (the standings share places on ties, as the platform's)."""
-    problem = unknown_fields_problem(dict(raw), STAGE_DUPLICATE_KEYS, "a stage-seated duplicate")
+    problem = unknown_fields_problem(raw, STAGE_DUPLICATE_KEYS, "a stage-seated duplicate")
     if problem:
         _fail(where, problem + " (the stages pin the rounds and the pairings the tables)")
     per_round = _int(raw.get("boards_per_round"), f"{where}.boards_per_round", 1, MAX_BOARDS)

@@ -701,7 +701,7 @@ def _stage_duplicate_settings(
     tie-breaks (the standings share places on ties, as the platform's)."""
     problem = unknown_fields_problem(raw, STAGE_DUPLICATE_KEYS, "a stage-seated duplicate")
     if problem:
-        _fail(where, problem + " (the stages pin the rounds and the pairings the tables)")
+        _fail(where, problem.rstrip(".") + " (the stages pin the rounds, the pairings the tables).")
     per_round = _int(raw.get("boards_per_round"), f"{where}.boards_per_round", 1, MAX_BOARDS)
     scale = _choice(raw.get("scale", "matchpoints"), f"{where}.scale", SCALES)
     rules, rules_spec = _rules_of(raw, where)

@@ -719,6 +719,19 @@ def _stage_duplicate_competition(
 ) -> Competition:
     """A stage-seated duplicate file: a competition of matches (rounds, results, awards,
     read as any) whose rounds also carry their boards, and the board results."""
+    for index, stage in enumerate(settings.stages):
+        if stage.kind == "knockout":
+            _fail(
+                f"$.competition.stages[{index}].kind",
+                "a duplicate competition has no knockout stage (a level match would need a "
+                "hand beyond the round's boards); Swiss or round robin pair its rounds.",
+            )
+    fixed = settings.match_format.fixed_hands
+    if fixed is not None and fixed != dup.boards_per_round:
+        _fail(
+            "$.competition.fixed_hands",
+            f"a table plays the round's {dup.boards_per_round} boards as its hands, not {fixed}.",
+        )
     base = _match_competition(top, settings, entrants, known, board_rounds=True)
     dup_rounds: list[DuplicateRound] = []
     expected = list(range(1, dup.boards_per_round + 1))

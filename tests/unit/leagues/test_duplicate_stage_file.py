@@ -304,7 +304,35 @@ def test_refusals_name_the_place_and_the_reason() -> None:
     assert "board_results[0].score" in refusal(
         document, set_("board_results.0.score", {"north_south": 1, "east_west": 2})
     )
+    assert "no knockout stage" in refusal(
+        document, set_("competition.stages", [{"kind": "knockout"}])
+    )
+    assert "fixed_hands" in refusal(document, set_("competition.fixed_hands", 3))
     plain = copy.deepcopy(document)
     del plain["competition"]["duplicate"]
     del plain["board_results"]
     assert "boards" in refusal(plain, lambda d: None)
+
+
+def test_a_round_paired_but_not_started_has_no_boards_yet() -> None:
+    document = played(random.Random(5), 4, 2, 1)
+    add_round(document, "stage-round-2")
+    second = document["rounds"][1]
+    second["boards"], second["boards_commitment"] = [], ""
+    competition = read(document)
+    written = competition_document(competition)
+    assert written["rounds"][1]["boards"] == [] and written["rounds"][1]["boards_seed"] is None
+    assert read(written).duplicate == competition.duplicate
+    match = second["matches"][0]
+    early = {
+        "round": 2,
+        "table": 1,
+        "board": 1,
+        "north_south": match["north_south"],
+        "east_west": match["east_west"],
+        "bids": {"north": 3, "east": 3, "south": 3, "west": 3},
+        "tricks": {"north": 4, "east": 3, "south": 3, "west": 3},
+    }
+    assert "round 2 has no table 1 for board 1" in refusal(
+        document, lambda d: d["board_results"].append(early)
+    )

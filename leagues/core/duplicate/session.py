@@ -20,6 +20,13 @@ match (the open and the closed room), otherwise every table of the round (the wh
 field plays every board of its round at the same time). In a plain Mitchell the
 North-South and East-West partnerships are two fields, ranked apart; with the arrow
 switch and in teams of four, one.
+
+**Stage seating** (``DuplicateSettings.seating == "stages"``, the platform's): the
+competition's stages pair each round's matches, match ``t`` is table ``t`` and plays every
+board of the round (numbered from 1 in each round, from the boards' own round seed:
+``stage_round_boards``, ``stage_seating``); every table of a round is one group whatever
+the movement, and the standings share a rank on equal totals (no tie-breaks), as the
+platform's ``GET .../duplicate`` does.
 """
 
 from __future__ import annotations

@@ -17,8 +17,9 @@ method, the figures and where the time goes are in docs/benchmarks.md ("Capacity
    each move from its request to the last of its table's six sockets receiving it. A
    step holds when its p99 is at most 100 ms and nothing failed, went missing, came
    twice or out of sequence (``benchmarks.ramp``); the ramp grows by ``--factor`` until a
-   step fails, then bisects ``--refine`` times between the last count that held and the
-   first that failed. ``max_tables`` is the largest count that held.
+   step fails (stepping down by the same factor if the first fails), then bisects
+   ``--refine`` times between the last count that held and the first that failed.
+   ``max_tables`` is the largest count that held.
 2. **Idle.** The players stop; with every socket of the last step still open, PostgreSQL's
    own statistics (``pg_stat_database``) count the transactions of the scratch database
    over ``--idle-seconds``: ``db_queries_per_second_idle`` (a safety sweep's query is

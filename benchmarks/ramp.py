@@ -67,6 +67,13 @@ def grown(tables: int, factor: float) -> int:
     return max(tables + 1, math.ceil(tables * factor))
 
 
+def shrunk(tables: int, factor: float) -> int | None:
+    """The next count of a downward search: ``tables / factor``, at least one fewer;
+    None below one table."""
+    smaller = min(tables - 1, math.floor(tables / factor))
+    return smaller if smaller >= 1 else None
+
+
 def between(held: int, failed: int) -> int | None:
     """A count between one that held and one that failed (their geometric mean), or None
     when no whole count lies strictly between them."""
@@ -105,7 +112,11 @@ class Ramp:
             if tables >= self.ceiling:
                 return None
             return min(self.ceiling, grown(tables, self.factor))
-        if self.refinements_left <= 0 or self.largest_held == 0:
+        if self.largest_held == 0:
+            # Nothing has held yet (the first step was already too many): step down by the
+            # same factor until a count holds, so a busy box still reports what it carries.
+            return shrunk(self.smallest_failed, self.factor)
+        if self.refinements_left <= 0:
             return None
         self.refinements_left -= 1
         return between(self.largest_held, self.smallest_failed)

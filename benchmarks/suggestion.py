@@ -4,7 +4,7 @@ Run ``python -m benchmarks.suggestion [--views N] [--tables T] [--rounds R] [--d
 [--keep-db]``. Prints one JSON object.
 
 The page asks for the suggestion as soon as a view tells it of the player's bidding turn
-(``web/static/web/js/play.js``), not once the moves before it have been laid out, so what
+(``web/static/web/js/play/table.js``), not once the moves before it have been laid out, so what
 stands between the turn on screen and the suggestion beside it is this request. Figures:
 
 - ``compute_ms``: ``bots.suggestion.suggest_bid`` alone (Normal's count, the reason in

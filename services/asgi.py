@@ -21,6 +21,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from games.live.auth import TokenAuthMiddleware  # noqa: E402
+from services.http_threads import http_application  # noqa: E402
 from services.proxies import TrustedProxyMiddleware  # noqa: E402
 from services.routing import websocket_urlpatterns  # noqa: E402
 from telemetry.errors import reporting_asgi  # noqa: E402
@@ -31,6 +32,8 @@ if settings.DEBUG:
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     http_app = ASGIStaticFilesHandler(django_asgi_app)
+# The table API in a bounded pool of threads, each request whole in one of them.
+http_app = http_application(http_app)
 
 application = TrustedProxyMiddleware(
     reporting_asgi(

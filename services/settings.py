@@ -184,7 +184,12 @@ DB_POOL_MIN_SIZE = env_int("DB_POOL_MIN_SIZE", 2, high=1000)
 # The live consumers' reads run in asyncio's default thread pool (min(32, CPUs + 4)
 # threads), each thread keeping the connection it took; the rest serve HTTP requests.
 LIVE_READ_THREADS = min(32, (os.cpu_count() or 1) + 4)
-DB_POOL_MAX_SIZE = env_int("DB_POOL_MAX_SIZE", LIVE_READ_THREADS + 10, low=1, high=1000)
+# The table API's requests run in a pool of this many threads (services/http_threads.py),
+# each holding a connection while it serves one; 2 more for Django's own request thread.
+WEB_REQUEST_THREADS = env_int("WEB_REQUEST_THREADS", 8, low=1, high=256)
+DB_POOL_MAX_SIZE = env_int(
+    "DB_POOL_MAX_SIZE", LIVE_READ_THREADS + WEB_REQUEST_THREADS + 2, low=1, high=1000
+)
 DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 10, low=1, high=600)
 if DB_POOL_MIN_SIZE > DB_POOL_MAX_SIZE:
     raise ImproperlyConfigured(

@@ -150,6 +150,25 @@ def chained_tail(
     return list(notified)
 
 
+def tail_reaching(
+    notified: Sequence[StoredEvent], after_version: int, version: int, head_hash: str
+) -> list[StoredEvent] | None:
+    """``notified`` if they are the events after ``after_version`` up to ``version``, whose
+    event has hash ``head_hash``: versions contiguous, each chained to the one before and
+    hashing to its stored hash, the last one being the committed head (so, by the hash
+    chain, they are exactly the stored events, as a read would give). Else None."""
+    if not notified or notified[0].version != after_version + 1:
+        return None
+    if notified[-1].version != version or notified[-1].hash != head_hash:
+        return None
+    for offset, event in enumerate(notified):
+        if event.version != after_version + 1 + offset or event.expected_hash() != event.hash:
+            return None
+        if offset and event.prev_hash != notified[offset - 1].hash:
+            return None
+    return list(notified)
+
+
 @contextmanager
 def reading_with_events(
     table_id: uuid.UUID, after_version: int, notified: Sequence[StoredEvent] = ()
@@ -208,20 +227,25 @@ def reading_notified(
 ) -> Iterator[tuple[TableState, list[StoredEvent]] | None]:
     """The cached committed state advanced by a commit notice's events, for reading only,
     with those events; None when that needs the database (no committed state cached at
-    ``after_version``, or events that do not chain onto it: :func:`chained_tail`). Never
-    touches the database, so an async consumer may call it on its event loop."""
+    ``after_version``, or events that do not chain onto it: :func:`chained_tail`; or one
+    cached further on, by a command of this process, that the events do not reach exactly:
+    :func:`tail_reaching`). Never touches the database, so an async consumer may call it
+    on its event loop."""
     taken = take_committed(table_id)
     if taken is None:
         yield None
         return
     state, head_hash = taken
-    tail = (
-        chained_tail(notified, state.version, head_hash) if state.version == after_version else None
-    )
-    if tail is not None:
-        for event in tail:
+    tail = None
+    if state.version == after_version:
+        tail = chained_tail(notified, state.version, head_hash)
+        for event in tail or ():
             state.apply(event.type, event.data)
             head_hash = event.hash
+    elif state.version > after_version:
+        # This process's command already folded them (the socket and the command share
+        # the cache): the notice brings the events, the state is already there.
+        tail = tail_reaching(notified, after_version, state.version, head_hash)
     try:
         yield None if tail is None else (state, tail)
     finally:

@@ -103,6 +103,7 @@ DUPLICATE_COLUMNS = (
     "percent",
     "imps",
     "tops",
+    "seating",
 )
 
 Value = str | int | None
@@ -245,8 +246,10 @@ def _duplicate_rows(
     yield {
         "record": "duplicate",
         "movement": settings.movement,
-        "tables": settings.tables,
-        "round": settings.rounds,
+        # Stage-seated: the stages pin the rounds and the pairings the tables.
+        "tables": None if settings.stage_seated else settings.tables,
+        "round": None if settings.stage_seated else settings.rounds,
+        "seating": settings.seating,
         "boards_per_round": settings.boards_per_round,
         "scale": settings.scale,
     }

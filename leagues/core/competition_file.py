@@ -14,10 +14,11 @@ import json
 import re
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from games.engine.input_fields import unknown_fields_problem
-from games.engine.rules import RulesError, rules_from_spec
+from games.engine.rules import Rules, RulesError, rules_from_spec
 from games.engine.seats import SEAT_NAMES
 from scoring.core.scoresheet import ScoresheetError, read_hand
 
@@ -28,6 +29,7 @@ from .duplicate.movements import MAX_TABLES, MOVEMENTS, Schedule
 from .duplicate.session import (
     DUPLICATE_TIEBREAKS,
     SCALES,
+    SEATINGS,
     SLOT_ORDERS,
     BoardResult,
     DuplicateRound,
@@ -40,6 +42,7 @@ from .duplicate.session import (
     seating_of,
     session_schedule,
     slots_from_round,
+    stage_seating,
 )
 from .entrants import MAX_ENTRANTS, MAX_ID_LENGTH, MAX_RATING, Entrant, check_entrants
 from .errors import LeagueError
@@ -105,7 +108,10 @@ DUPLICATE_KEYS = (
     "rules",
     "tiebreaks",
     "slots",
+    "seating",
 )
+#: What a stage-seated duplicate setting may hold (the stages pin rounds and tables).
+STAGE_DUPLICATE_KEYS = ("seating", "movement", "boards_per_round", "scale", "rules")
 BOARD_KEYS = ("board", "dealer", "seed_hash", "seed")
 SEATING_KEYS = ("table", "board", "north_south", "east_west")
 BOARD_RESULT_KEYS = (
@@ -140,7 +146,11 @@ ROUND_KEYS = (
     "byes",
     "boards",
     "seating",
+    "boards_commitment",
+    "boards_seed",
 )
+#: A stage-seated duplicate round's own keys, beside a paired round's.
+STAGE_BOARD_ROUND_KEYS = ("boards", "boards_commitment", "boards_seed")
 MATCH_KEYS = ("board", "north_south", "east_west", "match")
 RESULT_KEYS = (
     "id",
@@ -280,8 +290,23 @@ def load_competition(document: object) -> Competition:
                 "$.competition.duplicate" if "duplicate" in raw_competition else "$.board_results"
             )
             _fail(where, f"duplicate data needs a version {DUPLICATE_VERSION} file.")
-        return _duplicate_competition(top, settings, entrants, known)
-    rounds = _rounds(top.get("rounds", []), "$.rounds", known, len(settings.stages))
+        dup = _duplicate_settings(raw_competition.get("duplicate"), "$.competition.duplicate")
+        if dup.stage_seated:
+            return _stage_duplicate_competition(top, settings, entrants, known, dup)
+        return _duplicate_competition(top, settings, entrants, known, dup)
+    return _match_competition(top, settings, entrants, known)
+
+
+def _match_competition(
+    top: Mapping[str, Any],
+    settings: Settings,
+    entrants: tuple[Entrant, ...],
+    known: Mapping[str, Entrant],
+    board_rounds: bool = False,
+) -> Competition:
+    """Rounds of matches paired by the stages, their results and awards (a stage-seated
+    duplicate file's rounds also carry their boards: ``board_rounds``)."""
+    rounds = _rounds(top.get("rounds", []), "$.rounds", known, len(settings.stages), board_rounds)
     results = _results(top.get("results", []), "$.results", known, rounds, settings)
     awards = _awards(top.get("awards", []), "$.awards", known)
     active = {entrant.id: entrant.active_in for entrant in entrants}
@@ -420,7 +445,11 @@ def _paired(value: object, where: str, known: Mapping[str, Entrant], round_numbe
 
 
 def _rounds(
-    value: object, where: str, known: Mapping[str, Entrant], stage_count: int
+    value: object,
+    where: str,
+    known: Mapping[str, Entrant],
+    stage_count: int,
+    board_rounds: bool = False,
 ) -> list[PairedRound]:
     rounds: list[PairedRound] = []
     for index, item in enumerate(_list(value, where, MAX_ROUNDS)):
@@ -463,8 +492,13 @@ def _rounds(
                 _fail(f"{at}.byes[{bye_index}]", f"{entrant!r} is already in round {number}.")
             seen.add(entrant)
             byes.append(entrant)
-        for key in ("boards", "seating"):
-            if key in raw:
+        for key in ("boards", "seating", "boards_commitment", "boards_seed"):
+            if key == "seating" and key in raw and board_rounds:
+                _fail(
+                    f"{at}.seating",
+                    "a stage-seated duplicate round has matches (match t is table t), not seating.",
+                )
+            if key in raw and not board_rounds:
                 _fail(
                     f"{at}.{key}",
                     "only a duplicate competition (competition.duplicate) has " + key + ".",
@@ -626,18 +660,17 @@ def _awards(value: object, where: str, known: Mapping[str, Entrant]) -> list[Awa
 
 def _duplicate_settings(value: object, where: str) -> DuplicateSettings:
     raw = _object(value, where, DUPLICATE_KEYS)
+    seating = _choice(raw.get("seating", "movement"), f"{where}.seating", SEATINGS)
     movement_name = _choice(raw.get("movement"), f"{where}.movement", tuple(MOVEMENTS))
+    if seating == "stages":
+        return _stage_duplicate_settings(raw, where, movement_name)
     tables = _int(raw.get("tables"), f"{where}.tables", 1, MAX_TABLES)
     rounds = _int(raw.get("rounds"), f"{where}.rounds", 1, MAX_BOARDS)
     per_round = _int(raw.get("boards_per_round"), f"{where}.boards_per_round", 1, MAX_BOARDS)
     scale = _choice(raw.get("scale", "matchpoints"), f"{where}.scale", SCALES)
     default_slots = "as_listed" if movement_name == "teams_of_four" else "lots"
     slots = _choice(raw.get("slots", default_slots), f"{where}.slots", SLOT_ORDERS)
-    rules_spec = raw.get("rules", "standard")
-    try:
-        rules = rules_from_spec(rules_spec)
-    except RulesError as error:
-        _fail(f"{where}.rules", str(error))
+    rules, rules_spec = _rules_of(raw, where)
     names: tuple[str, ...] = ()
     if raw.get("tiebreaks") is not None:
         listed = _list(raw["tiebreaks"], f"{where}.tiebreaks", len(DUPLICATE_TIEBREAKS))
@@ -653,14 +686,96 @@ def _duplicate_settings(value: object, where: str) -> DuplicateSettings:
     return settings
 
 
+def _rules_of(raw: Mapping[str, Any], where: str) -> tuple[Rules, Any]:
+    rules_spec = raw.get("rules", "standard")
+    try:
+        return rules_from_spec(rules_spec), rules_spec
+    except RulesError as error:
+        _fail(f"{where}.rules", str(error))
+
+
+def _stage_duplicate_settings(
+    raw: Mapping[Any, Any], where: str, movement_name: str
+) -> DuplicateSettings:
+    """``seating: "stages"``: the stages pair the rounds, so no tables, rounds, slots or
+    tie-breaks (the standings share places on ties, as the platform's)."""
+    problem = unknown_fields_problem(raw, STAGE_DUPLICATE_KEYS, "a stage-seated duplicate")
+    if problem:
+        _fail(where, problem.rstrip(".") + " (the stages pin the rounds, the pairings the tables).")
+    per_round = _int(raw.get("boards_per_round"), f"{where}.boards_per_round", 1, MAX_BOARDS)
+    scale = _choice(raw.get("scale", "matchpoints"), f"{where}.scale", SCALES)
+    rules, rules_spec = _rules_of(raw, where)
+    return DuplicateSettings(
+        movement_name, 0, 0, per_round, scale, rules, rules_spec, (), "lots", "stages"
+    )
+
+
+def _stage_duplicate_competition(
+    top: Mapping[str, Any],
+    settings: Settings,
+    entrants: tuple[Entrant, ...],
+    known: Mapping[str, Entrant],
+    dup: DuplicateSettings,
+) -> Competition:
+    """A stage-seated duplicate file: a competition of matches (rounds, results, awards,
+    read as any) whose rounds also carry their boards, and the board results."""
+    for index, stage in enumerate(settings.stages):
+        if stage.kind == "knockout":
+            _fail(
+                f"$.competition.stages[{index}].kind",
+                "a duplicate competition has no knockout stage (a level match would need a "
+                "hand beyond the round's boards); Swiss or round robin pair its rounds.",
+            )
+    fixed = settings.match_format.fixed_hands
+    if fixed is not None and fixed != dup.boards_per_round:
+        _fail(
+            "$.competition.fixed_hands",
+            f"a table plays the round's {dup.boards_per_round} boards as its hands, not {fixed}.",
+        )
+    base = _match_competition(top, settings, entrants, known, board_rounds=True)
+    dup_rounds: list[DuplicateRound] = []
+    expected = list(range(1, dup.boards_per_round + 1))
+    for index, (raw, paired) in enumerate(zip(top.get("rounds", []), base.rounds, strict=True)):
+        at = f"$.rounds[{index}]"
+        commitment = raw.get("boards_commitment", "")
+        if not isinstance(commitment, str) or not (
+            commitment == "" or COMMITMENT_PATTERN.fullmatch(commitment)
+        ):
+            _fail(
+                f"{at}.boards_commitment",
+                "expected 64 lowercase hex digits (SHA-256 of the boards' round seed), or nothing.",
+            )
+        seed_value = raw.get("boards_seed")
+        boards_seed = None if seed_value is None else _seed(seed_value, f"{at}.boards_seed")
+        if boards_seed is not None and round_commitment(boards_seed) != commitment:
+            _fail(f"{at}.boards_seed", "the revealed seed does not match boards_commitment.")
+        listed = raw.get("boards", [])
+        if listed == []:
+            # Paired, not started: its boards are not committed yet.
+            if boards_seed is not None or commitment:
+                _fail(f"{at}.boards", f"round {paired.number} plays boards {_numbers(expected)}.")
+            dup_rounds.append(DuplicateRound(paired.number, (), ()))
+            continue
+        boards = _round_boards(listed, f"{at}.boards", expected, paired.number, boards_seed)
+        matches = [(p.board, p.north_south, p.east_west) for p in paired.pairing.matches]
+        seating = stage_seating(matches, dup.boards_per_round)
+        dup_rounds.append(
+            DuplicateRound(paired.number, boards, tuple(seating), commitment, boards_seed)
+        )
+    results = _board_results(
+        top.get("board_results", []), "$.board_results", known, dup, dup_rounds
+    )
+    state = DuplicateState(dup, tuple(dup_rounds), tuple(results))
+    return replace(base, duplicate=state)
+
+
 def _duplicate_competition(
     top: Mapping[str, Any],
     settings: Settings,
     entrants: tuple[Entrant, ...],
     known: Mapping[str, Entrant],
+    dup: DuplicateSettings,
 ) -> Competition:
-    where = "$.competition.duplicate"
-    dup = _duplicate_settings(top["competition"].get("duplicate"), where)
     if len(entrants) != dup.partnerships:
         _fail(
             "$.entrants",
@@ -692,7 +807,9 @@ def _duplicate_competition(
         round_seed = None if seed_value is None else _seed(seed_value, f"{at}.seed")
         if round_seed is not None and commitment and round_commitment(round_seed) != commitment:
             _fail(f"{at}.seed", "the revealed round seed does not match the round's commitment.")
-        boards = _round_boards(raw.get("boards"), f"{at}.boards", schedule, number, round_seed)
+        boards = _round_boards(
+            raw.get("boards"), f"{at}.boards", round_boards(schedule, number), number, round_seed
+        )
         seating = _seating(raw.get("seating"), f"{at}.seating", known, number)
         if number == 1:
             slots, problem_index, problem = slots_from_round(schedule, seating)
@@ -720,9 +837,8 @@ def _duplicate_competition(
 
 
 def _round_boards(
-    value: object, where: str, schedule: Schedule, number: int, round_seed: str | None
+    value: object, where: str, expected: list[int], number: int, round_seed: str | None
 ) -> tuple[RoundBoard, ...]:
-    expected = round_boards(schedule, number)
     listed = _list(value, where, MAX_BOARDS)
     if len(listed) != len(expected):
         _fail(where, f"round {number} plays boards {_numbers(expected)}; list each once, in order.")
@@ -839,7 +955,8 @@ def _board_results(
         at = f"{where}[{index}]"
         raw = _object(item, at, BOARD_RESULT_KEYS)
         round_number = _int(raw.get("round"), f"{at}.round", 1, MAX_ROUNDS)
-        table = _int(raw.get("table"), f"{at}.table", 1, MAX_TABLES)
+        # A stage-seated round has a table per match (up to half the entrants).
+        table = _int(raw.get("table"), f"{at}.table", 1, max(MAX_TABLES, MAX_ENTRANTS // 2))
         board = _int(raw.get("board"), f"{at}.board", 1, MAX_BOARDS)
         north = _known(raw.get("north_south"), f"{at}.north_south", known)
         east = _known(raw.get("east_west"), f"{at}.east_west", known)
@@ -970,7 +1087,14 @@ def _write_duplicate(document: dict[str, Any], competition: Competition) -> None
     document["competition"]["duplicate"] = state.settings.as_dict()
     by_number = {r.number: r for r in state.rounds}
     for written in document["rounds"]:
-        dup_round = by_number[written["number"]]
+        dup_round = by_number.get(written["number"])
+        if state.settings.stage_seated:
+            # The matches (match t is table t) are the seating; the boards' own seed.
+            written["boards"] = [] if dup_round is None else [b.as_dict() for b in dup_round.boards]
+            written["boards_commitment"] = "" if dup_round is None else dup_round.commitment
+            written["boards_seed"] = None if dup_round is None else dup_round.seed
+            continue
+        assert dup_round is not None
         written["boards"] = [board.as_dict() for board in dup_round.boards]
         written["seating"] = [seat.as_dict() for seat in dup_round.seating]
     document["board_results"] = [result.as_dict() for result in state.results]

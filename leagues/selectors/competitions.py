@@ -11,6 +11,7 @@ from django.db.models import F
 from eventstore.reading import stream_version, stream_versions
 from games.engine.rules import RulesError
 from games.models import Table
+from leagues.core.competition import Competition as CoreCompetition
 from leagues.core.competition_csv import competition_csv
 from leagues.core.competition_file import competition_document
 from leagues.core.errors import LeagueError
@@ -30,6 +31,7 @@ from scoring.core.scoresheet import ScoresheetError, score_scoresheet
 from scoring.services.presets import resolve, rules_from_mapping
 from scoring.services.rescoring import MAX_TABLES, rescore
 
+from . import duplicate as duplicate_reads
 from .players import usernames_of
 
 STATUSES = ("registration", "running", "finished")
@@ -577,15 +579,22 @@ def next_matches(player: str) -> list[dict[str, Any]]:
     return matches
 
 
+def _exported(competition_id: object) -> CoreCompetition:
+    """The competition as its file holds it: a duplicate one with its boards and board
+    results as far as they may be shown (``duplicate.file_state``)."""
+    state = state_of(competition_id)
+    return replace(state.competition(), duplicate=duplicate_reads.file_state(state))
+
+
 def export_json(competition_id: object) -> dict[str, Any]:
-    competition = state_of(competition_id).competition()
+    competition = _exported(competition_id)
     return competition_document(competition, competition.standings())
 
 
 def export_csv(competition_id: object) -> tuple[str, str]:
     """(file name, text): the whole competition as one CSV, a ``record`` column per row,
     usernames beside the player ids (docs/formats.md)."""
-    competition = state_of(competition_id).competition()
+    competition = _exported(competition_id)
     players = [p for e in competition.entrants for p in (*e.players, e.reserve) if p]
     text = competition_csv(competition, competition.standings(), usernames_of(players))
     safe_id = "".join(

@@ -15,7 +15,12 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from games.engine.rules import rules_from_spec
 from leagues.core.duplicate.board_scoring import traveller
+from leagues.core.duplicate.boards import dealer_of
+from leagues.core.duplicate.session import BoardResult, DuplicateState, RoundBoard, stage_seating
+from leagues.core.duplicate.session import DuplicateRound as FileRound
+from leagues.core.duplicate.session import DuplicateSettings as FileDuplicateSettings
 from leagues.core.errors import LeagueError
 from leagues.domain import events as ev
 from leagues.domain.decisions.duplicate import (
@@ -165,6 +170,80 @@ def standings(competition_id: object, scale: str | None = None) -> dict[str, Any
         name = state.entrants[entrant].name if entrant in state.entrants else entrant
         rows.append({"place": place, "entrant": entrant, "name": name, **entry})
     return {"scale": chosen, "official": chosen == settings.scale, "rows": rows}
+
+
+def file_state(state: CompetitionState) -> DuplicateState | None:
+    """A duplicate competition as the competition file holds it (``seating: "stages"``,
+    docs/formats.md): each round's boards with their ``seed_hash`` (the events'
+    ``commitment``), seeds and board results only of the boards that may be shown (the
+    round revealed and the board finished everywhere); an open round, its commitments."""
+    if state.settings is None or state.settings.duplicate is None:
+        return None
+    pinned = state.settings.duplicate
+    rules_spec = dict(state.settings.rules.snapshot) or state.settings.rules.table_spec
+    settings = FileDuplicateSettings(
+        movement=pinned.movement,
+        tables=0,
+        rounds=0,
+        boards_per_round=pinned.boards_per_round,
+        scale=pinned.scale,
+        rules=rules_from_spec(rules_spec),
+        rules_spec=rules_spec,
+        seating="stages",
+    )
+    rounds: list[FileRound] = []
+    results: list[BoardResult] = []
+    for number in sorted(state.duplicate):
+        found = state.duplicate[number]
+        paired = state.paired_round(number)
+        matches = [] if paired is None else paired.pairing.matches
+        shown = {n for n in found.board_numbers if _shown(found, state, n)}
+        boards = tuple(
+            RoundBoard(
+                int(board["board"]),
+                dealer_of(int(board["board"])),
+                str(board["commitment"]),
+                str(found.revealed[int(board["board"])]["seed"])
+                if int(board["board"]) in shown
+                else None,
+            )
+            for board in found.boards
+        )
+        seating = stage_seating(
+            [(m.board, m.north_south, m.east_west) for m in matches], len(found.boards)
+        )
+        rounds.append(
+            FileRound(
+                number,
+                boards,
+                tuple(seating),
+                found.round_commitment,
+                found.round_seed if found.is_revealed else None,
+            )
+        )
+        for r in sorted(found.results, key=lambda r: (int(r["table"]), int(r["board"]))):
+            if int(r["board"]) not in shown:
+                continue
+            results.append(
+                BoardResult(
+                    number,
+                    int(r["table"]),
+                    int(r["board"]),
+                    str(r["north_south"]),
+                    str(r["east_west"]),
+                    _four(r["bids"], int),
+                    _four(r["blind"], bool),
+                    _four(r["tricks"], int),
+                    int(r["score"]["north_south"]),
+                    int(r["score"]["east_west"]),
+                )
+            )
+    return DuplicateState(settings, tuple(rounds), tuple(results))
+
+
+def _four(values: Any, kind: Any) -> Any:
+    a, b, c, d = (kind(v) for v in values)
+    return (a, b, c, d)
 
 
 def redacted_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,13 @@ match (the open and the closed room), otherwise every table of the round (the wh
 field plays every board of its round at the same time). In a plain Mitchell the
 North-South and East-West partnerships are two fields, ranked apart; with the arrow
 switch and in teams of four, one.
+
+**Stage seating** (``DuplicateSettings.seating == "stages"``, the platform's): the
+competition's stages pair each round's matches, match ``t`` is table ``t`` and plays every
+board of the round (numbered from 1 in each round, from the boards' own round seed:
+``stage_round_boards``, ``stage_seating``); every table of a round is one group whatever
+the movement, and the standings share a rank on equal totals (no tie-breaks), as the
+platform's ``GET .../duplicate`` does.
 """
 
 from __future__ import annotations
@@ -41,6 +48,11 @@ from .movements import Schedule, Seating, mitchell, movement, teams_of_four
 
 SCALES = ("matchpoints", "imps")
 SLOT_ORDERS = ("lots", "as_listed")
+#: How a file's rounds are seated (docs/formats.md): ``movement``, the movement's
+#: schedule (boards numbered through the session); ``stages``, the competition's stage
+#: engine pairs each round's matches, match ``t`` is table ``t`` and plays every board of
+#: the round, numbered from 1 in each round (what the platform does).
+SEATINGS = ("movement", "stages")
 #: Tie-breaks of a duplicate standings table (the primary scale is left out of its own list).
 DUPLICATE_TIEBREAKS = ("matchpoints", "imps", "tops", "lots")
 MAX_ROUNDS = MAX_BOARDS  # a round has at least one board, and a session at most 64
@@ -60,6 +72,11 @@ class DuplicateSettings:
     rules_spec: Any = "standard"
     tiebreaks: tuple[str, ...] = ()
     slots: str = "lots"
+    seating: str = "movement"
+
+    @property
+    def stage_seated(self) -> bool:
+        return self.seating == "stages"
 
     @property
     def boards(self) -> int:
@@ -73,6 +90,16 @@ class DuplicateSettings:
         return check_duplicate_tiebreaks(self.tiebreaks or None, scale or self.scale)
 
     def as_dict(self) -> dict[str, Any]:
+        if self.stage_seated:
+            # The stages pin the rounds and the pairings the tables; no slots, and the
+            # standings share places on ties as the platform's do (no tie-breaks).
+            return {
+                "seating": self.seating,
+                "movement": self.movement,
+                "boards_per_round": self.boards_per_round,
+                "scale": self.scale,
+                "rules": self.rules_spec,
+            }
         return {
             "movement": self.movement,
             "tables": self.tables,
@@ -142,6 +169,25 @@ def round_boards(schedule: Schedule, number: int) -> list[int]:
     return sorted({s.board for s in schedule if s.round == number})
 
 
+def stage_round_boards(round_seed: str, count: int) -> tuple[RoundBoard, ...]:
+    """A stage-seated round's boards 1..count from its boards' round seed, committed
+    (seed hidden) as the platform's ``BoardsCommitted`` lists them."""
+    return tuple(
+        RoundBoard(n, dealer_of(n), seed_commitment(board_seed(round_seed, n)))
+        for n in range(1, count + 1)
+    )
+
+
+def stage_seating(matches: Sequence[tuple[int, str, str]], count: int) -> list[TableSeating]:
+    """A stage-seated round's seating: match ``(table, north_south, east_west)`` at its
+    table for every board 1..count (every table plays every board of the round)."""
+    return [
+        TableSeating(table, board, north_south, east_west)
+        for table, north_south, east_west in sorted(matches)
+        for board in range(1, count + 1)
+    ]
+
+
 @dataclass(frozen=True, slots=True)
 class RoundBoard:
     """A board as a round publishes it: ``seed`` is None until revealed."""
@@ -180,9 +226,15 @@ class TableSeating:
 
 @dataclass(frozen=True, slots=True)
 class DuplicateRound:
+    """``commitment``/``seed``: a stage-seated round's boards' round seed (the platform's
+    ``BoardsCommitted.round_commitment``, ``BoardsRevealed.round_seed``); in movement
+    seating the round's own commitment and seed are the boards' (on the paired round)."""
+
     number: int
     boards: tuple[RoundBoard, ...]
     seating: tuple[TableSeating, ...]
+    commitment: str = ""
+    seed: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,8 +453,12 @@ class ComparedResult:
         }
 
 
-def group_of(movement_name: str, table: int) -> int:
-    """A table's comparison group: its match in teams of four, else the whole field (0)."""
+def group_of(movement_name: str, table: int, seating: str = "movement") -> int:
+    """A table's comparison group: its match in a teams-of-four movement, else the whole
+    field (0). A stage-seated round is one field whatever the movement, as the platform
+    compares it (docs/leagues.md, "Duplicate competitions")."""
+    if seating == "stages":
+        return 0
     return (table + 1) // 2 if movement_name == "teams_of_four" else 0
 
 
@@ -410,7 +466,12 @@ def compared(state: DuplicateState) -> list[ComparedResult]:
     """Every board result with its matchpoints and IMPs against its group."""
     groups: dict[tuple[int, int, int], list[BoardResult]] = {}
     for result in state.results:
-        key = (result.round, result.board, group_of(state.settings.movement, result.table))
+        settings = state.settings
+        key = (
+            result.round,
+            result.board,
+            group_of(settings.movement, result.table, settings.seating),
+        )
         groups.setdefault(key, []).append(result)
     out: list[ComparedResult] = []
     for (_, _, group), members in sorted(groups.items()):
@@ -484,8 +545,9 @@ class DuplicateStandings:
 
 
 def field_of(movement_name: str, entrant: str, state: DuplicateState) -> str:
-    """``north_south`` / ``east_west`` in a plain Mitchell (two fields), else ``all``."""
-    if movement_name != "mitchell":
+    """``north_south`` / ``east_west`` in a plain Mitchell (two fields), else ``all`` (a
+    stage-seated competition is one field)."""
+    if movement_name != "mitchell" or state.settings.stage_seated:
         return "all"
     for r in state.rounds:
         for seat in r.seating:
@@ -509,6 +571,12 @@ def duplicate_standings(
     if scale not in SCALES:
         raise LeagueError(
             "unknown_scale", f"{scale!r} is not a scale; they are {', '.join(SCALES)}."
+        )
+    if state.settings.stage_seated and tiebreaks:
+        raise LeagueError(
+            "unknown_tiebreak",
+            "a stage-seated duplicate competition ranks by its scale alone, ties sharing a "
+            "place (as the platform shows it); it has no tie-breaks.",
         )
     order = check_duplicate_tiebreaks(
         tiebreaks if tiebreaks is not None else (state.settings.tiebreaks or None), scale
@@ -535,6 +603,8 @@ def duplicate_standings(
             lot(lots_seed, entrant),
         )
 
+    if state.settings.stage_seated:
+        return _shared_places(state, entrants, scale, order, totals)
     fields: dict[str, list[str]] = {}
     for entrant in entrants:
         fields.setdefault(field_of(state.settings.movement, entrant, state), []).append(entrant)
@@ -556,3 +626,36 @@ def duplicate_standings(
                 )
             )
     return DuplicateStandings(scale, order, tuple(rows), len(state.results))
+
+
+def _shared_places(
+    state: DuplicateState,
+    entrants: Sequence[str],
+    scale: str,
+    order: tuple[str, ...],
+    totals: Mapping[str, Mapping[str, int]],
+) -> DuplicateStandings:
+    """A stage-seated competition's table, as the platform's (``GET .../duplicate``):
+    one field by the scale's total, best first; entrants with equal totals share a place
+    and are listed by id. The tie-break figures are shown, not used."""
+    ranked = sorted(entrants, key=lambda entrant: (-totals[entrant][scale], entrant))
+    rows: list[DuplicateRow] = []
+    for index, entrant in enumerate(ranked):
+        v = totals[entrant]
+        place = index + 1
+        if rows and totals[ranked[index - 1]][scale] == v[scale]:
+            place = rows[-1].rank
+        rows.append(
+            DuplicateRow(
+                place,
+                entrant,
+                "all",
+                v["boards"],
+                v["matchpoints"],
+                v["top"],
+                v["imps"],
+                v["tops"],
+                {tb: v[tb] for tb in order if tb != "lots"},
+            )
+        )
+    return DuplicateStandings(scale, (), tuple(rows), len(state.results))

@@ -165,6 +165,21 @@ def test_events_a_notice_carried_stand_in_for_the_read_only_if_they_chain(
             with django_assert_num_queries(0):
                 offline = notified_update(table.id, viewer, before, notified)
             assert offline == update
+            # This process's command folded them already (the fold is at the notice's last
+            # version): the notice's events stand in for the read when they reach it exactly.
+            prepare_cache(table.id, "current", version, None)
+            with django_assert_num_queries(0):
+                assert notified_update(table.id, viewer, before, notified) == update
+            for carried_events, after in ((tampered, before), (notified[:-1], before)):
+                prepare_cache(table.id, "current", version, None)
+                with django_assert_num_queries(0):
+                    assert notified_update(table.id, viewer, after, carried_events) is None
+            # A fold at that version whose head is not the notice's last event: not these.
+            forget(table.id)
+            state, _ = committed_fold(table.id, version)
+            put_back(table.id, state, "0" * 64, committed=True)
+            with django_assert_num_queries(0):
+                assert notified_update(table.id, viewer, before, notified) is None
             for how, carried_events, after, names_kept in (
                 ("none", notified, before, True),
                 ("current", tampered, before, True),

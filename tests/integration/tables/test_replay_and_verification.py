@@ -191,7 +191,7 @@ def test_the_replay_page_and_the_recipe_are_served(users):
     recipe = client.get("/docs/verifying/")
 
     assert page.status_code == 200
-    assert "/static/web/js/replay/page.js" in page.content.decode()
+    assert "/static/web/js/pages/replay.js" in page.content.decode()
     assert missing.status_code == 404
     assert recipe.status_code == 200
     text = recipe.content.decode()

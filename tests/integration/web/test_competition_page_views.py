@@ -15,11 +15,11 @@ from django.test import Client
 @pytest.mark.parametrize(
     ("path", "script"),
     [
-        ("/competitions/", "list.js"),
-        ("/competitions/new/", "new.js"),
-        (f"/competitions/{uuid.uuid4()}/", "page.js"),
-        (f"/competitions/{uuid.uuid4()}/organise/", "organise.js"),
-        (f"/competitions/{uuid.uuid4()}/boards/", "boards.js"),
+        ("/competitions/", "competitions.js"),
+        ("/competitions/new/", "competition_new.js"),
+        (f"/competitions/{uuid.uuid4()}/", "competition.js"),
+        (f"/competitions/{uuid.uuid4()}/organise/", "competition_organise.js"),
+        (f"/competitions/{uuid.uuid4()}/boards/", "competition_boards.js"),
     ],
 )
 def test_competition_pages_serve_local_assets_only(path: str, script: str) -> None:
@@ -27,7 +27,7 @@ def test_competition_pages_serve_local_assets_only(path: str, script: str) -> No
 
     assert response.status_code == 200
     html = response.content.decode()
-    assert f"/static/web/js/competitions/{script}" in html
+    assert f"/static/web/js/pages/{script}" in html
     assert not re.search(r"(src|href)=\"https?://", html)
 
 

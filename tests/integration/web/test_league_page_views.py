@@ -18,9 +18,9 @@ LINK = re.compile(r'<a href="([^"]+)"( aria-current="(page|true)")?>([^<]+)</a>'
 @pytest.mark.parametrize(
     ("path", "script"),
     [
-        ("/leagues/", "leagues/list.js"),
-        (f"/leagues/{uuid.uuid4()}/", "leagues/page.js"),
-        ("/ratings/", "ratings/page.js"),
+        ("/leagues/", "pages/leagues.js"),
+        (f"/leagues/{uuid.uuid4()}/", "pages/league.js"),
+        ("/ratings/", "pages/ratings.js"),
     ],
 )
 def test_league_and_rating_pages_serve_local_assets_only(path: str, script: str) -> None:

@@ -8,7 +8,9 @@ import pytest
 from django.test import Client
 
 
-@pytest.mark.parametrize(("path", "script"), [("/", "play.js"), ("/calculator/", "calculator.js")])
+@pytest.mark.parametrize(
+    ("path", "script"), [("/", "pages/play.js"), ("/calculator/", "pages/calculator.js")]
+)
 def test_page_serves_local_assets_only(path: str, script: str) -> None:
     response = Client().get(path)
 
@@ -19,7 +21,16 @@ def test_page_serves_local_assets_only(path: str, script: str) -> None:
 
 
 def test_static_modules_are_served() -> None:
-    for name in ("play.js", "calculator.js", "api.js", "cards.js", "live.js", "breakdown.js"):
+    for name in (
+        "pages/play.js",
+        "play/table.js",
+        "forms.js",
+        "live_socket.js",
+        "api.js",
+        "cards.js",
+        "live.js",
+        "breakdown.js",
+    ):
         response = Client().get(f"/static/web/js/{name}")
         assert response.status_code == 200, name
         body = b"".join(response.streaming_content)  # type: ignore[attr-defined]

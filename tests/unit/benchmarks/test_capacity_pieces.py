@@ -78,15 +78,22 @@ def test_refinements_bisect_between_the_last_hold_and_the_first_failure() -> Non
     assert ramp.smallest_failed == 154
 
 
-def test_the_ramp_stops_at_its_ceiling_and_when_the_first_step_fails() -> None:
+def test_the_ramp_stops_at_its_ceiling_and_steps_down_when_the_first_step_fails() -> None:
     ramp = Ramp(start=4, factor=2, ceiling=10)
     assert ramp.after(4, held=True) == 8
     assert ramp.after(8, held=True) == 10
     assert ramp.after(10, held=True) is None
     assert ramp.largest_held == 10
-    failing = Ramp(start=4, factor=2, ceiling=10, refinements=2)
-    assert failing.after(4, held=False) is None
-    assert failing.largest_held == 0
+    failing = Ramp(start=25, factor=1.5, ceiling=100, refinements=1)
+    assert failing.after(25, held=False) == 16
+    assert failing.after(16, held=False) == 10
+    assert failing.after(10, held=True) == 13  # then the refinement between 10 and 16
+    assert failing.after(13, held=False) is None
+    assert (failing.largest_held, failing.smallest_failed) == (10, 13)
+    nothing = Ramp(start=2, factor=2, ceiling=10)
+    assert nothing.after(2, held=False) == 1
+    assert nothing.after(1, held=False) is None
+    assert nothing.largest_held == 0
 
 
 def test_ramp_arguments_are_checked() -> None:
@@ -132,8 +139,11 @@ def test_the_ramp_never_reports_a_count_above_what_holds(
     if capacity >= start:
         assert ramp.largest_held >= start
         assert ramp.largest_held >= min(capacity, max(start, ceiling)) / factor
-    else:
+    elif capacity == 0:
         assert ramp.largest_held == 0
+    else:  # the first step failed: the ramp stepped down until a count held
+        assert ramp.largest_held >= 1
+        assert ramp.largest_held >= capacity / factor - 1
 
 
 # ---------------------------------------------------------------- deliveries

@@ -3,6 +3,7 @@
 // the API (/api/auth/...), like the rest of the client.
 
 import { api, ApiError, problemText } from "./api.js";
+import { onSubmit, Refusal } from "./forms.js";
 import * as session from "./session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,25 +19,33 @@ function signedOut() {
   showOnly("account-signed-out");
 }
 
-async function changePassword(event, auth) {
-  event.preventDefault();
-  const form = event.target;
-  $("password-error").textContent = "";
-  $("password-done").textContent = "";
-  try {
-    const answer = await api("/api/auth/password/change", {
-      method: "POST",
-      token: auth.token,
-      body: { old_password: form.old_password.value, new_password: form.new_password.value },
-    });
-    auth.token = answer.token;
-    session.saveAuth(answer.token, answer.user.username);
-    form.reset();
-    $("password-done").textContent = "Your password is changed. Other devices must log in again.";
-  } catch (problem) {
-    if (problem instanceof ApiError && problem.status === 401) return signedOut();
-    $("password-error").textContent = problemText(problem);
-  }
+function changePassword(auth) {
+  const form = $("password-form");
+  onSubmit(form, {
+    error: $("password-error"),
+    send: () => {
+      $("password-done").textContent = "";
+      return api("/api/auth/password/change", {
+        method: "POST",
+        token: auth.token,
+        body: { old_password: form.old_password.value, new_password: form.new_password.value },
+      });
+    },
+    words: (problem) => (isSignedOut(problem) ? "" : problemText(problem)),
+    done: (answer) => {
+      auth.token = answer.token;
+      session.saveAuth(answer.token, answer.user.username);
+      form.reset();
+      $("password-done").textContent = "Your password is changed. Other devices must log in again.";
+    },
+  });
+}
+
+/** A 401: the token is no longer good; the page says to log in again. */
+function isSignedOut(problem) {
+  if (!(problem instanceof ApiError && problem.status === 401)) return false;
+  signedOut();
+  return true;
 }
 
 async function downloadData(auth) {
@@ -70,31 +79,24 @@ async function downloadData(auth) {
   $("download-done").textContent = `Downloaded ${link.download}.`;
 }
 
-async function deleteAccount(event, auth) {
-  event.preventDefault();
-  const form = event.target;
-  $("delete-error").textContent = "";
-  if (!$("delete-confirm").checked) {
-    $("delete-error").textContent = "Tick the box to confirm that this cannot be undone.";
-    return;
-  }
-  try {
-    await api("/api/auth/me/delete", {
-      method: "POST",
-      token: auth.token,
-      body: { password: form.password.value },
-    });
-  } catch (problem) {
-    if (problem instanceof ApiError && problem.status === 401) return signedOut();
-    $("delete-error").textContent = problemText(problem);
-    return;
-  }
-  session.clearAuth();
-  $("deleted-name").textContent = "deleted-" + auth.userId;
-  showOnly("account-deleted");
+function deleteAccount(auth) {
+  const form = $("delete-form");
+  onSubmit(form, {
+    error: $("delete-error"),
+    send: () => {
+      if (!$("delete-confirm").checked) throw new Refusal("Tick the box to confirm that this cannot be undone.");
+      return api("/api/auth/me/delete", { method: "POST", token: auth.token, body: { password: form.password.value } });
+    },
+    words: (problem) => (isSignedOut(problem) ? "" : problemText(problem)),
+    done: () => {
+      session.clearAuth();
+      $("deleted-name").textContent = "deleted-" + auth.userId;
+      showOnly("account-deleted");
+    },
+  });
 }
 
-async function start() {
+async function show() {
   const auth = session.loadAuth();
   if (!auth) return signedOut();
   let me;
@@ -108,10 +110,13 @@ async function start() {
   $("account-username").textContent = me.username;
   $("account-email").textContent = me.email;
   $("account-email-line").hidden = !me.email;
-  $("password-form").addEventListener("submit", (e) => changePassword(e, auth));
+  changePassword(auth);
   $("download-data").addEventListener("click", () => downloadData(auth));
-  $("delete-form").addEventListener("submit", (e) => deleteAccount(e, auth));
+  deleteAccount(auth);
   showOnly("account-signed-in");
 }
 
-start().finally(() => document.body.setAttribute("data-ready", "true"));
+/** The account page: shown signed in, or sent to log in; `data-ready` once drawn. */
+export function start() {
+  return show().finally(() => document.body.setAttribute("data-ready", "true"));
+}

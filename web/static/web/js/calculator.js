@@ -398,7 +398,7 @@ async function rescore() {
 
 // ------------------------------------------------------------------ start
 
-async function start() {
+export async function start() {
   // The entry rows first, before anything is awaited, so typing never races the setup.
   buildEntryRows();
   showDraft();
@@ -459,5 +459,3 @@ async function start() {
   preview();
   document.body.dataset.ready = "true";
 }
-
-start();

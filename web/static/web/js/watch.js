@@ -9,7 +9,7 @@ import { delayText } from "./table/words.js";
 
 const $ = (id) => document.getElementById(id);
 
-async function start() {
+export async function start() {
   const tableId = document.body.dataset.table;
   const section = $("table-section");
   const renderer = new TableRenderer(section, {
@@ -52,5 +52,3 @@ async function start() {
   live.connect();
   document.body.dataset.ready = "true";
 }
-
-start();

@@ -105,5 +105,8 @@ async function draw() {
   }
 }
 
-$("boards-scale").addEventListener("change", draw);
-draw();
+/** The boards page: drawn now and again when the scale changes. */
+export function start() {
+  $("boards-scale").addEventListener("change", draw);
+  draw();
+}

@@ -3,6 +3,7 @@
 // writes nothing when one is refused: each refused line is listed with its reason.
 
 import { ApiError, api, problemText } from "../api.js";
+import { onSubmit, Refusal } from "../forms.js";
 
 const $ = (id) => document.getElementById(id);
 export const MAX_IMPORT_BYTES = 64 * 1024;
@@ -34,41 +35,37 @@ async function sendFile(path, file, token) {
 /** Start the import form; ``changed()`` after entrants were imported. */
 export function startEntrantImport({ competitionId, token, changed }) {
   const path = `/api/competitions/${competitionId}/entrants/import`;
-  $("import-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    $("import-error").textContent = "";
-    $("import-message").textContent = "";
-    $("import-refusals").replaceChildren();
-    const file = $("import-file").files[0];
-    const text = $("import-text").value;
-    if (!file && !text.trim()) {
-      $("import-error").textContent = "Choose a CSV file or paste its lines first.";
-      return;
-    }
-    if (file && file.size > MAX_IMPORT_BYTES) {
-      $("import-error").textContent = `That file is ${Math.ceil(file.size / 1024)} KiB; the most is 64 KiB. Split it in two.`;
-      return;
-    }
-    $("import-submit").disabled = true;
-    try {
-      const answer = file
-        ? await sendFile(path, file, token)
-        : await api(path, { method: "POST", token, command: true, body: { csv: text } });
-      const count = answer.imported;
-      $("import-message").textContent = `${count} entrant${count === 1 ? "" : "s"} imported; their players are invited.`;
-      $("import-file").value = "";
-      $("import-text").value = "";
-      if (changed) changed();
-    } catch (problem) {
-      $("import-error").textContent = problemText(problem);
+  onSubmit($("import-form"), {
+    error: $("import-error"),
+    send: () => {
+      $("import-message").textContent = "";
+      $("import-refusals").replaceChildren();
+      const file = $("import-file").files[0];
+      const text = $("import-text").value;
+      if (!file && !text.trim()) throw new Refusal("Choose a CSV file or paste its lines first.");
+      if (file && file.size > MAX_IMPORT_BYTES) {
+        throw new Refusal(`That file is ${Math.ceil(file.size / 1024)} KiB; the most is 64 KiB. Split it in two.`);
+      }
+      return file
+        ? sendFile(path, file, token)
+        : api(path, { method: "POST", token, command: true, body: { csv: text } });
+    },
+    // The refused lines, each with its reason, under the form's sentence.
+    words: (problem) => {
       const items = refusalLines(problem).map((sentence) => {
         const li = document.createElement("li");
         li.textContent = sentence;
         return li;
       });
       $("import-refusals").replaceChildren(...items);
-    } finally {
-      $("import-submit").disabled = false;
-    }
+      return problemText(problem);
+    },
+    done: (answer) => {
+      const count = answer.imported;
+      $("import-message").textContent = `${count} entrant${count === 1 ? "" : "s"} imported; their players are invited.`;
+      $("import-file").value = "";
+      $("import-text").value = "";
+      if (changed) changed();
+    },
   });
 }

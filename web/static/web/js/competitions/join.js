@@ -141,7 +141,7 @@ async function authenticate(event, path, errorId) {
   }
 }
 
-async function start() {
+export async function start() {
   $("join-register-form").addEventListener("submit", (e) => authenticate(e, "/api/auth/register", "join-register-error"));
   $("join-login-form").addEventListener("submit", (e) => authenticate(e, "/api/auth/token", "join-login-error"));
   $("join-enter").addEventListener("click", enter);
@@ -185,5 +185,3 @@ async function start() {
   }
   document.body.dataset.ready = "true";
 }
-
-start();

@@ -56,11 +56,9 @@ async function show(offset) {
   more.dataset.offset = String(answer.next_offset ?? "");
 }
 
-async function start() {
+export async function start() {
   $("competition-status").addEventListener("change", () => show(0));
   $("more-competitions").addEventListener("click", (event) => show(Number(event.currentTarget.dataset.offset)));
   await show(0);
   document.body.dataset.ready = "true";
 }
-
-start();

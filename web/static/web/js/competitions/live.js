@@ -8,11 +8,12 @@
 // page, which catches up from the REST reads); one at or before it is a repeat (the first
 // message after a reconnect, when nothing happened meanwhile) and is ignored.
 //
-// After a drop the socket reconnects with backoff. While it cannot connect (FALLBACK_AFTER
+// On the client's live-socket base (live_socket.js): after a drop it reconnects with backoff. While it cannot connect (FALLBACK_AFTER
 // failures in a row) the status is "polling": the page then reads the REST version slowly
 // until the socket is back.
 
-import { ReconnectLoop, backoffCeiling } from "../reconnect.js";
+import { LiveSocket } from "../live_socket.js";
+import { backoffCeiling } from "../reconnect.js";
 
 export const FALLBACK_AFTER = 2;
 export const FALLBACK_POLL_MS = 30000;
@@ -37,7 +38,7 @@ export function classify(known, message) {
   return known === null || message.version > known ? "new" : "repeat";
 }
 
-export class CompetitionLive {
+export class CompetitionLive extends LiveSocket {
   /**
    * onVersion(version, document): the competition reached `version` (the standings
    * document at that version); called once per version, in increasing order.
@@ -46,73 +47,51 @@ export class CompetitionLive {
    * openSocket(url): the WebSocket to use (tests pass a fake one).
    */
   constructor(competitionId, { onVersion, onStatus, onTables, openSocket } = {}) {
+    super({
+      path: `/ws/competitions/${encodeURIComponent(competitionId)}/`,
+      noRetry: NO_RETRY,
+      maxDelayMs: MAX_DELAY_MS,
+      openSocket,
+      onStatus,
+    });
     this.competitionId = competitionId;
     this.onVersion = onVersion || (() => {});
     this.onTables = onTables || (() => {});
-    this.onStatus = onStatus || (() => {});
-    this.openSocket = openSocket || ((url) => new WebSocket(url));
-    this.version = null;
-    this.lastError = "";
-    this.loop = new ReconnectLoop({
-      open: () => this.open(),
-      noRetry: NO_RETRY,
-      maxDelayMs: MAX_DELAY_MS,
-      onRetry: (failures) => {
-        if (failures >= FALLBACK_AFTER) {
-          this.onStatus("polling", "No live connection: the page refreshes every 30 seconds until it is back.");
-        } else {
-          this.onStatus("reconnecting", "Live connection lost; reconnecting…");
-        }
-      },
-      onRefused: () =>
-        this.onStatus("failed", this.lastError || "The server refused the live connection."),
-    });
   }
 
-  url() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws/competitions/${encodeURIComponent(this.competitionId)}/`;
+  notice(message) {
+    // {type: "tables", round}: outside the version order (no document, no version).
+    if (!message || message.type !== "tables" || !Number.isInteger(message.round)) return false;
+    this.onTables(message.round);
+    return true;
   }
 
-  connect() {
-    this.loop.start();
-  }
-
-  open() {
-    const socket = this.openSocket(this.url());
-    socket.addEventListener("message", (event) => {
-      if (this.loop.current === socket) this.receive(event.data);
-    });
-    return socket;
-  }
-
-  receive(raw) {
-    let message;
-    try {
-      message = JSON.parse(raw);
-    } catch {
-      return;
-    }
-    if (message && message.type === "tables" && Number.isInteger(message.round)) {
-      this.onTables(message.round);
-      return;
-    }
+  classify(message) {
     const kind = classify(this.version, message);
-    if (kind === "error") {
-      this.lastError = typeof message.message === "string" ? message.message : "";
-      return;
-    }
+    return kind === "error" ? "other" : kind;
+  }
+
+  seen(kind) {
     if (kind === "other") return;
     // A document arrived: the connection works (a socket that opens and drops at once
     // never gets here, so it keeps counting towards the fallback poll).
     if (this.loop.failures || this.version === null) this.onStatus("live", "");
     this.loop.reset();
-    if (kind === "repeat") return;
-    this.version = message.version;
+  }
+
+  deliver(message) {
     this.onVersion(message.version, message.standings || null);
   }
 
-  close() {
-    this.loop.stop();
+  retrying(failures) {
+    if (failures >= FALLBACK_AFTER) {
+      this.onStatus("polling", "No live connection: the page refreshes every 30 seconds until it is back.");
+    } else {
+      this.onStatus("reconnecting", "Live connection lost; reconnecting…");
+    }
+  }
+
+  refused() {
+    this.onStatus("failed", this.lastError || "The server refused the live connection.");
   }
 }

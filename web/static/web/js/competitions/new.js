@@ -4,6 +4,7 @@
 // and field, and so is a refusal the server gives for a stage.
 
 import { api, problemText } from "../api.js";
+import { onSubmit, Refusal } from "../forms.js";
 import { fillPresetSelect, loadPresets } from "../rules.js";
 import * as session from "../session.js";
 import { MAX_STAGES, settingsFromForm, stageFromForm, stageProblems, stageRefusal } from "./settings.js";
@@ -128,7 +129,7 @@ class StageList {
 
 const DEFAULT_ORDER = ["head_to_head", "buchholz", "sonneborn_berger", "point_differential", "wins"];
 
-async function start() {
+export async function start() {
   const auth = session.loadAuth();
   if (!auth) {
     $("new-signed-out").hidden = false;
@@ -146,45 +147,39 @@ async function start() {
     const li = stages.add({ kind: "knockout" });
     li.querySelector("[data-field=kind]").focus();
   });
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    $("new-error").textContent = "";
-    const settings = settingsFromForm(
-      {
-        name: $("new-name").value,
-        stages: stages.typed(),
-        seeding: $("new-seeding").value,
-        preset: $("new-preset").value,
-        match: form.querySelector("input[name=match]:checked").value,
-        hands: $("new-hands").value,
-        win: $("new-win").value,
-        draw: $("new-draw").value,
-        loss: $("new-loss").value,
-        bye: $("new-bye").value,
-        bots: $("new-bots").value,
-        delay: $("new-delay").value,
-      },
-      order.read(),
-    );
-    const typed = stages.typed();
-    const problems = stageProblems(typed.map((t, i) => stageFromForm(t, i === typed.length - 1)));
-    stages.showProblems(problems, true);
-    if (problems.length) {
-      $("new-error").textContent = "Some stages need a change: see the notes under them.";
-      return;
-    }
-    $("new-submit").disabled = true;
-    try {
-      const created = await api("/api/competitions", { method: "POST", body: settings, token: auth.token, command: true });
-      location.assign(`/competitions/${created.id}/organise/`);
-    } catch (problem) {
+  onSubmit(form, {
+    error: $("new-error"),
+    send: () => {
+      const settings = settingsFromForm(
+        {
+          name: $("new-name").value,
+          stages: stages.typed(),
+          seeding: $("new-seeding").value,
+          preset: $("new-preset").value,
+          match: form.querySelector("input[name=match]:checked").value,
+          hands: $("new-hands").value,
+          win: $("new-win").value,
+          draw: $("new-draw").value,
+          loss: $("new-loss").value,
+          bye: $("new-bye").value,
+          bots: $("new-bots").value,
+          delay: $("new-delay").value,
+        },
+        order.read(),
+      );
+      const typed = stages.typed();
+      const problems = stageProblems(typed.map((t, i) => stageFromForm(t, i === typed.length - 1)));
+      stages.showProblems(problems, true);
+      if (problems.length) throw new Refusal("Some stages need a change: see the notes under them.");
+      return api("/api/competitions", { method: "POST", body: settings, token: auth.token, command: true });
+    },
+    words: (problem) => {
       const refusal = stageRefusal(problem && problem.message);
-      if (refusal) stages.showProblems([{ stage: refusal.stage, field: refusal.field, message: refusal.text }], true);
-      $("new-error").textContent = refusal ? refusal.text : problemText(problem);
-      $("new-submit").disabled = false;
-    }
+      if (!refusal) return problemText(problem);
+      stages.showProblems([{ stage: refusal.stage, field: refusal.field, message: refusal.text }], true);
+      return refusal.text;
+    },
+    done: (created) => location.assign(`/competitions/${created.id}/organise/`),
   });
   document.body.dataset.ready = "true";
 }
-
-start();

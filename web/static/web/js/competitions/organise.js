@@ -5,6 +5,7 @@
 // a refusal shows the server's sentence next to the form that made it.
 
 import { api, problemText } from "../api.js";
+import { field, onClick, onSubmit, sending } from "../forms.js";
 import { presetTitle } from "../rules.js";
 import * as session from "../session.js";
 import { TEAM_NAMES } from "../table/words.js";
@@ -93,7 +94,7 @@ function entrantItem(entrant) {
   const actions = document.createElement("span");
   actions.className = "button-row entrant-actions";
   if (overview.settings.check_in && !entrant.checked_in && entrant.joined_round <= next) {
-    actions.append(button(`Check in ${name} for round ${next}`, () => checkIn(entrant), "", "check-in"));
+    actions.append(button(`Check in ${name} for round ${next}`, (event) => checkIn(event, entrant), "", "check-in"));
   }
   actions.append(button(`Substitute a player of ${name}`, () => openSubstitute(entrant), "", "substitute"));
   actions.append(button(`Withdraw ${name}`, () => openWithdraw(entrant), "", "withdraw"));
@@ -154,7 +155,7 @@ function drawRounds() {
       h3.textContent = `Round ${round.round}${round.closed ? " (complete)" : round.started ? " (in play)" : ""}`;
       section.append(h3);
       if (!round.started && !round.closed) {
-        section.append(button(`Start round ${round.round}`, () => startRound(round.round), "primary"));
+        section.append(button(`Start round ${round.round}`, (event) => startRound(event, round.round), "primary"));
       }
       const list = document.createElement("ul");
       list.className = "organise-matches";
@@ -196,55 +197,51 @@ function drawRounds() {
 
 // ------------------------------------------------------------------ entrants
 
-async function registerEntrant(event) {
-  event.preventDefault();
-  const error = $("entrant-error");
-  error.textContent = "";
-  const name = $("entrant-name").value.trim();
-  const usernames = [$("entrant-player-1").value.trim(), $("entrant-player-2").value.trim()];
+function entrantRequest(prefix) {
+  const name = field(`${prefix}-name`);
+  const usernames = [field(`${prefix}-player-1`), field(`${prefix}-player-2`)];
   const taken = page.overview.entrants.map((e) => e.id);
-  try {
-    // The server resolves the usernames (an unknown one is refused in its words).
-    await call("/entrants", { entrant_id: entrantId(name, taken), name, usernames });
-  } catch (problem) {
-    error.textContent = problemText(problem);
-    return;
-  }
-  $("entrant-form").reset();
-  say(`${name || usernames.join(" & ")} registered.`);
-  await reload();
+  // The server resolves the usernames (an unknown one is refused in its words).
+  return { entrant_id: entrantId(name, taken), name, usernames };
 }
 
-async function lateJoin(event) {
-  event.preventDefault();
-  const error = $("late-error");
-  error.textContent = "";
-  const name = $("late-name").value.trim();
-  const usernames = [$("late-player-1").value.trim(), $("late-player-2").value.trim()];
-  try {
-    const taken = page.overview.entrants.map((e) => e.id);
-    // The server resolves the usernames (an unknown one is refused in its words).
-    await call("/late-entrants", { entrant_id: entrantId(name, taken), name, usernames });
-  } catch (problem) {
-    error.textContent = problemText(problem);
-    return;
-  }
-  $("late-join-form").reset();
-  say(`${name || usernames.join(" & ")} joins from round ${page.overview.rounds + 1}.`);
-  await reload();
-}
+const registerEntrant = {
+  error: $("entrant-error"),
+  send: () => {
+    const request = entrantRequest("entrant");
+    return call("/entrants", request).then(() => request);
+  },
+  done: async ({ name, usernames }) => {
+    $("entrant-form").reset();
+    say(`${name || usernames.join(" & ")} registered.`);
+    await reload();
+  },
+};
 
-async function checkIn(entrant) {
-  $("entrants-error").textContent = "";
+const lateJoin = {
+  error: $("late-error"),
+  send: () => {
+    const request = entrantRequest("late");
+    return call("/late-entrants", request).then(() => request);
+  },
+  done: async ({ name, usernames }) => {
+    $("late-join-form").reset();
+    say(`${name || usernames.join(" & ")} joins from round ${page.overview.rounds + 1}.`);
+    await reload();
+  },
+};
+
+function checkIn(event, entrant) {
   const number = page.overview.rounds + 1;
-  try {
-    await call(`/entrants/${encodeURIComponent(entrant.id)}/check-in`, {});
-  } catch (problem) {
-    $("entrants-error").textContent = problemText(problem);
-    return;
-  }
-  say(`${page.names[entrant.id]} checked in for round ${number}.`);
-  await reload();
+  return sending({
+    controls: [event.currentTarget],
+    error: $("entrants-error"),
+    send: () => call(`/entrants/${encodeURIComponent(entrant.id)}/check-in`, {}),
+    done: async () => {
+      say(`${page.names[entrant.id]} checked in for round ${number}.`);
+      await reload();
+    },
+  });
 }
 
 function openWithdraw(entrant) {
@@ -255,20 +252,16 @@ function openWithdraw(entrant) {
   $("withdraw-reason").focus();
 }
 
-async function submitWithdraw(event) {
-  event.preventDefault();
-  const { entrant } = page.target;
-  $("withdraw-error").textContent = "";
-  try {
-    await call(`/entrants/${encodeURIComponent(entrant)}/withdraw`, { reason: $("withdraw-reason").value.trim() });
-  } catch (problem) {
-    $("withdraw-error").textContent = problemText(problem);
-    return;
-  }
-  $("withdraw-panel").hidden = true;
-  say(`${page.names[entrant]} withdrawn: not paired from round ${page.overview.rounds + 1} on.`);
-  await reload();
-}
+const submitWithdraw = {
+  error: $("withdraw-error"),
+  send: () =>
+    call(`/entrants/${encodeURIComponent(page.target.entrant)}/withdraw`, { reason: field("withdraw-reason") }),
+  done: async () => {
+    $("withdraw-panel").hidden = true;
+    say(`${page.names[page.target.entrant]} withdrawn: not paired from round ${page.overview.rounds + 1} on.`);
+    await reload();
+  },
+};
 
 function openSubstitute(entrant) {
   page.target = { entrant: entrant.id };
@@ -288,63 +281,50 @@ function openSubstitute(entrant) {
   $("substitute-out").focus();
 }
 
-async function submitSubstitute(event) {
-  event.preventDefault();
-  const { entrant } = page.target;
-  const error = $("substitute-error");
-  error.textContent = "";
-  const username = $("substitute-in").value.trim();
-  try {
-    await call(`/entrants/${encodeURIComponent(entrant)}/substitute`, {
+const submitSubstitute = {
+  error: $("substitute-error"),
+  send: () =>
+    call(`/entrants/${encodeURIComponent(page.target.entrant)}/substitute`, {
       player_out: $("substitute-out").value,
-      username_in: username,
-    });
-  } catch (problem) {
-    error.textContent = problemText(problem);
-    return;
-  }
-  $("substitute-panel").hidden = true;
-  say(`${username} plays for ${page.names[entrant]} from round ${page.overview.rounds + 1}.`);
-  await reload();
-}
+      username_in: field("substitute-in"),
+    }),
+  done: async () => {
+    $("substitute-panel").hidden = true;
+    say(`${field("substitute-in")} plays for ${page.names[page.target.entrant]} from round ${page.overview.rounds + 1}.`);
+    await reload();
+  },
+};
 
 // ------------------------------------------------------------------ rounds
 
-async function advanceStage() {
-  $("rounds-error").textContent = "";
-  try {
-    await call("/stages/advance", {});
-  } catch (problem) {
-    $("rounds-error").textContent = problemText(problem);
-    return;
-  }
-  say(`Stage ${page.overview.stage + 2} begins: pair its first round.`);
-  await reload();
-}
+const advanceStage = {
+  error: $("rounds-error"),
+  send: () => call("/stages/advance", {}),
+  done: async () => {
+    say(`Stage ${page.overview.stage + 2} begins: pair its first round.`);
+    await reload();
+  },
+};
 
-async function pairRound() {
-  $("rounds-error").textContent = "";
-  const number = page.overview.rounds + 1;
-  try {
-    await call("/rounds", { round: number });
-  } catch (problem) {
-    $("rounds-error").textContent = problemText(problem);
-    return;
-  }
-  say(`Round ${number} paired.`);
-  await reload();
-}
+const pairRound = {
+  error: $("rounds-error"),
+  send: () => call("/rounds", { round: page.overview.rounds + 1 }),
+  done: async () => {
+    say(`Round ${page.overview.rounds + 1} paired.`);
+    await reload();
+  },
+};
 
-async function startRound(number) {
-  $("rounds-error").textContent = "";
-  try {
-    await call(`/rounds/${number}/start`, {});
-  } catch (problem) {
-    $("rounds-error").textContent = problemText(problem);
-    return;
-  }
-  say(`Round ${number} started: its tables are open.`);
-  await reload();
+function startRound(event, number) {
+  return sending({
+    controls: [event.currentTarget],
+    error: $("rounds-error"),
+    send: () => call(`/rounds/${number}/start`, {}),
+    done: async () => {
+      say(`Round ${number} started: its tables are open.`);
+      await reload();
+    },
+  });
 }
 
 // ------------------------------------------------------------------ results
@@ -392,20 +372,15 @@ function readSheet() {
   return scoresheetFromRows(rows);
 }
 
-async function submitResult(event) {
-  event.preventDefault();
-  const { round, board } = page.target;
-  $("result-error").textContent = "";
-  try {
-    await call(`/rounds/${round}/results`, { board, scoresheet: readSheet() });
-  } catch (problem) {
-    $("result-error").textContent = problemText(problem);
-    return;
-  }
-  $("result-panel").hidden = true;
-  say(`Result of round ${round}, board ${board} recorded.`);
-  await reload();
-}
+const submitResult = {
+  error: $("result-error"),
+  send: () => call(`/rounds/${page.target.round}/results`, { board: page.target.board, scoresheet: readSheet() }),
+  done: async () => {
+    $("result-panel").hidden = true;
+    say(`Result of round ${page.target.round}, board ${page.target.board} recorded.`);
+    await reload();
+  },
+};
 
 function openForfeit(round, match) {
   page.target = { round: round.round, board: match.board };
@@ -421,26 +396,23 @@ function openForfeit(round, match) {
   $("forfeit-ns").focus();
 }
 
-async function submitForfeit(event) {
-  event.preventDefault();
-  const { round, board } = page.target;
-  $("forfeit-error").textContent = "";
-  const side = document.querySelector('#forfeit-form input[name="forfeited_by"]:checked');
-  try {
-    await call(`/rounds/${round}/results`, {
-      board,
+const submitForfeit = {
+  error: $("forfeit-error"),
+  send: () => {
+    const side = document.querySelector('#forfeit-form input[name="forfeited_by"]:checked');
+    return call(`/rounds/${page.target.round}/results`, {
+      board: page.target.board,
       forfeited_by: side ? side.value : "",
       no_show: $("forfeit-no-show").checked,
-      reason: $("forfeit-reason").value.trim(),
+      reason: field("forfeit-reason"),
     });
-  } catch (problem) {
-    $("forfeit-error").textContent = problemText(problem);
-    return;
-  }
-  $("forfeit-panel").hidden = true;
-  say(`Forfeit on round ${round}, board ${board} recorded.`);
-  await reload();
-}
+  },
+  done: async () => {
+    $("forfeit-panel").hidden = true;
+    say(`Forfeit on round ${page.target.round}, board ${page.target.board} recorded.`);
+    await reload();
+  },
+};
 
 function openCorrection(round, match) {
   page.target = { round: round.round, board: match.board, result: match.result.id };
@@ -454,47 +426,45 @@ function openCorrection(round, match) {
   $("correct-ns").focus();
 }
 
-async function submitCorrection(event) {
-  event.preventDefault();
-  const { round, board, result } = page.target;
-  $("correct-error").textContent = "";
-  const number = (id) => (/^-?\d+$/.test($(id).value.trim()) ? Number($(id).value) : $(id).value);
-  try {
-    await call(`/results/${result}/correct`, {
+const submitCorrection = {
+  error: $("correct-error"),
+  send: () => {
+    const number = (id) => (/^-?\d+$/.test(field(id)) ? Number($(id).value) : $(id).value);
+    return call(`/results/${page.target.result}/correct`, {
       points: { north_south: number("correct-ns"), east_west: number("correct-ew") },
       winner: $("correct-winner").value || null,
-      reason: $("correct-reason").value.trim(),
+      reason: field("correct-reason"),
     });
-  } catch (problem) {
-    $("correct-error").textContent = problemText(problem);
-    return;
-  }
-  $("correct-panel").hidden = true;
-  say(`Round ${round}, board ${board} corrected.`);
-  await reload();
-}
+  },
+  done: async () => {
+    $("correct-panel").hidden = true;
+    say(`Round ${page.target.round}, board ${page.target.board} corrected.`);
+    await reload();
+  },
+};
 
 // ------------------------------------------------------------------ start
 
-async function start() {
-  $("entrant-form").addEventListener("submit", registerEntrant);
-  $("pair-round").addEventListener("click", pairRound);
-  $("result-form").addEventListener("submit", submitResult);
+/** The organise page: its forms' handlers, then the competition as the API has it. */
+export async function start() {
+  onSubmit($("entrant-form"), registerEntrant);
+  onClick($("pair-round"), pairRound);
+  onSubmit($("result-form"), submitResult);
   $("add-hand").addEventListener("click", () => {
     const rows = $("scoresheet-rows");
     rows.append(handRow(rows.rows.length + 1));
   });
   $("result-cancel").addEventListener("click", () => ($("result-panel").hidden = true));
-  $("correct-form").addEventListener("submit", submitCorrection);
+  onSubmit($("correct-form"), submitCorrection);
   $("correct-cancel").addEventListener("click", () => ($("correct-panel").hidden = true));
-  $("forfeit-form").addEventListener("submit", submitForfeit);
+  onSubmit($("forfeit-form"), submitForfeit);
   $("forfeit-cancel").addEventListener("click", () => ($("forfeit-panel").hidden = true));
-  $("withdraw-form").addEventListener("submit", submitWithdraw);
+  onSubmit($("withdraw-form"), submitWithdraw);
   $("withdraw-cancel").addEventListener("click", () => ($("withdraw-panel").hidden = true));
-  $("substitute-form").addEventListener("submit", submitSubstitute);
+  onSubmit($("substitute-form"), submitSubstitute);
   $("substitute-cancel").addEventListener("click", () => ($("substitute-panel").hidden = true));
-  $("late-join-form").addEventListener("submit", lateJoin);
-  $("advance-stage").addEventListener("click", advanceStage);
+  onSubmit($("late-join-form"), lateJoin);
+  onClick($("advance-stage"), advanceStage);
   document.addEventListener("competition:changed", () => reload().catch(() => {}));
   startOnboarding(competitionId);
   if (!page.auth) {
@@ -514,5 +484,3 @@ async function start() {
   await startPairingControl({ base, token: page.auth && page.auth.token });
   document.body.dataset.ready = "true";
 }
-
-start();

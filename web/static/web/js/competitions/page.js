@@ -8,6 +8,7 @@
 // the version, slowly, and it says so. The boards are live through each table's own socket.
 
 import { api, problemText } from "../api.js";
+import { onSubmit } from "../forms.js";
 import { fillPresetSelect, loadPresets, presetTitle } from "../rules.js";
 import * as session from "../session.js";
 import { TEAM_NAMES } from "../table/words.js";
@@ -239,25 +240,18 @@ async function setUpWhatIf(declared) {
   fillPresetSelect(select, presets, null);
   select.prepend(own);
   select.value = "";
-  $("whatif-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    whatIf();
-  });
+  onSubmit($("whatif-form"), { error: $("whatif-error"), send: askWhatIf, done: showWhatIf });
 }
 
-async function whatIf() {
-  const error = $("whatif-error");
-  error.textContent = "";
+/** The standings under another tiebreak order or preset (a read: nothing changes). */
+function askWhatIf() {
   const query = new URLSearchParams({ tiebreaks: page.whatif.read().join(",") });
   const preset = $("whatif-preset").value;
   if (preset) query.set("preset", preset);
-  let answer;
-  try {
-    answer = await api(`${base}/standings?${query}`);
-  } catch (problem) {
-    error.textContent = problemText(problem);
-    return;
-  }
+  return api(`${base}/standings?${query}`).then((answer) => ({ answer, preset }));
+}
+
+function showWhatIf({ answer, preset }) {
   const box = $("whatif-result");
   box.hidden = false;
   box.dataset.comparable = String(answer.comparable);
@@ -362,7 +356,7 @@ function follow() {
 
 // ------------------------------------------------------------------ start
 
-async function start() {
+export async function start() {
   page.tiles = new BoardTiles($("board-tiles"), $("board-tile-template"), competitionId);
   const auth = session.loadAuth();
   if (auth) {
@@ -379,5 +373,3 @@ async function start() {
   document.body.dataset.ready = "true";
   follow();
 }
-
-start();

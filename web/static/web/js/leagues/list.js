@@ -2,6 +2,7 @@
 // signed-in player starts a league (POST /api/leagues) and lands on its page.
 
 import { api, problemText } from "../api.js";
+import { onSubmit, Refusal } from "../forms.js";
 import * as session from "../session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -59,30 +60,20 @@ function setUpCreate(auth) {
   }
   const form = $("new-league-form");
   form.hidden = false;
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const name = $("new-league-name").value.trim();
-    if (!name) {
-      $("new-league-error").textContent = "Give the league a name.";
-      return;
-    }
-    $("new-league-error").textContent = "";
-    $("new-league-submit").disabled = true;
-    try {
-      const league = await api("/api/leagues", { method: "POST", body: { name }, token: auth.token, command: true });
-      location.assign(`/leagues/${league.id}/`);
-    } catch (problem) {
-      $("new-league-error").textContent = problemText(problem);
-      $("new-league-submit").disabled = false;
-    }
+  onSubmit(form, {
+    error: $("new-league-error"),
+    send: () => {
+      const name = $("new-league-name").value.trim();
+      if (!name) throw new Refusal("Give the league a name.");
+      return api("/api/leagues", { method: "POST", body: { name }, token: auth.token, command: true });
+    },
+    done: (league) => location.assign(`/leagues/${league.id}/`),
   });
 }
 
-async function start() {
+export async function start() {
   $("more-leagues").addEventListener("click", (event) => show(Number(event.currentTarget.dataset.offset)));
   setUpCreate(session.loadAuth());
   await show(0);
   document.body.dataset.ready = "true";
 }
-
-start();

@@ -6,6 +6,7 @@
 // GET /api/competitions/<id> and .../standings; the write: POST /api/leagues/<id>/seasons.
 
 import { api, problemText } from "../api.js";
+import { onSubmit, Refusal } from "../forms.js";
 import { drawStandings } from "../competitions/tables.js";
 import { entrantNames } from "../competitions/words.js";
 import { fillPresetSelect, loadPresets } from "../rules.js";
@@ -184,38 +185,32 @@ async function setUpNewSeason() {
     $(id).addEventListener("input", drawPreview);
   }
   drawPreview();
-  $("new-season-form").addEventListener("submit", submitSeason);
+  onSubmit($("new-season-form"), submitSeason);
   $("new-season-section").hidden = false;
 }
 
-async function submitSeason(event) {
-  event.preventDefault();
-  const error = $("new-season-error");
-  error.textContent = "";
-  const built = seasonRequest(formValues(), page.league);
-  if (built.error) {
-    error.textContent = built.error;
-    return;
-  }
-  $("new-season-submit").disabled = true;
-  try {
-    page.league = await api(`/api/leagues/${leagueId}/seasons`, {
+const submitSeason = {
+  error: $("new-season-error"),
+  send: () => {
+    const built = seasonRequest(formValues(), page.league);
+    if (built.error) throw new Refusal(built.error);
+    submitSeason.season = built.request.season;
+    return api(`/api/leagues/${leagueId}/seasons`, {
       method: "POST",
       body: built.request,
       token: page.auth.token,
       command: true,
     });
-  } catch (problem) {
-    error.textContent = problemText(problem);
-    $("new-season-submit").disabled = false;
-    return;
-  }
-  location.assign(`/leagues/${leagueId}/${seasonLink(built.request.season)}`);
-}
+  },
+  done: (league) => {
+    page.league = league;
+    location.assign(`/leagues/${leagueId}/${seasonLink(submitSeason.season)}`);
+  },
+};
 
 // ---------------------------------------------------------------- start
 
-async function start() {
+export async function start() {
   if (page.auth) page.me = await api("/api/auth/me", { token: page.auth.token }).catch(() => null);
   try {
     page.league = await api(`/api/leagues/${leagueId}`);
@@ -255,5 +250,3 @@ async function start() {
   }
   document.body.dataset.ready = "true";
 }
-
-start();

@@ -174,7 +174,7 @@ async function fromAddress() {
   await showPlayer(new URLSearchParams(location.search).get("player"));
 }
 
-async function start() {
+export async function start() {
   let leagues = [];
   try {
     leagues = (await api(`/api/leagues?limit=${MAX_LEAGUES}`)).leagues;
@@ -196,5 +196,3 @@ async function start() {
   await fromAddress();
   document.body.dataset.ready = "true";
 }
-
-start();

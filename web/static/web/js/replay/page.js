@@ -366,7 +366,7 @@ function wire() {
   });
 }
 
-async function start() {
+export async function start() {
   wire();
   const verification = showVerification();
   try {
@@ -390,5 +390,3 @@ async function start() {
   await verification;
   document.body.dataset.ready = "true";
 }
-
-start();

@@ -1,0 +1,4 @@
+// Entry module of /account/ (web/templates/web/account.html).
+import { start } from "../account.js";
+
+start();

@@ -1,0 +1,4 @@
+// Entry module of /tables/<id>/replay/ (web/templates/web/replay.html).
+import { start } from "../replay/page.js";
+
+start();

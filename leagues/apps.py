@@ -20,7 +20,12 @@ class LeaguesConfig(AppConfig):
         from eventstore.subscriptions import register_projection
         from games.services.quotas import bot_tables_elsewhere
         from leagues.duplicate_tasks import on_boards_committed
-        from leagues.projections import match_results, official_standings, player_ratings
+        from leagues.projections import (
+            duplicate_skill,
+            match_results,
+            official_standings,
+            player_ratings,
+        )
         from leagues.receivers import on_seated_player_connected
         from leagues.selectors.duplicate import redacted_event_data
         from leagues.services.quotas import open_competition_bot_tables
@@ -29,6 +34,7 @@ class LeaguesConfig(AppConfig):
         register_projection(official_standings)
         register_projection(match_results)
         register_projection(player_ratings)
+        register_projection(duplicate_skill)
         # The round schedule's sweep reads the competitions only when one is due.
         register_rule(SWEEP, competition_commit_rule)
         # Opening a competition table checks its player in (however they got there).

@@ -166,6 +166,45 @@ class RatingChange(models.Model):
         ]
 
 
+class SkillRating(models.Model):
+    """A player's duplicate skill (``leagues.core.duplicate.skill``, per player): ``mu`` in
+    IMPs per board from the par level, ``sigma``, and the boards that moved it. Written by
+    the ``league_duplicate_skill`` projection, apart from the openskill pools."""
+
+    player = models.CharField(max_length=64, unique=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    boards = models.PositiveIntegerField(default=0)
+
+    @property
+    def conservative(self) -> float:
+        return self.mu - 2.0 * self.sigma
+
+
+class SkillChange(models.Model):
+    """One player's duplicate skill before and after one board (the skill history), at the
+    log position of the ``RoundClosed`` that let the round's boards teach."""
+
+    player = models.CharField(max_length=64)
+    board_key = models.CharField(max_length=80)  # "<competition>:<round>:<board>"
+    position = models.BigIntegerField()
+    board = models.PositiveIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "board_key"], name="leagues_skill_change_once"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["player", "position", "board"], name="leagues_skill_history")
+        ]
+
+
 class CalendarFeed(models.Model):
     """A player's secret calendar address (``/api/calendar/<secret>.ics``), for calendar
     apps that subscribe without a token. Only the secret's SHA-256 digest is kept: the

@@ -20,6 +20,10 @@ log into the same rows. Each reads only the events it uses (``stream_prefixes``,
   (:mod:`leagues.core.ratings`), with each rated match's change per player (the
   rating history, :class:`~leagues.models.RatingChange`); a correction recomputes the
   pools it touches in log order, history included.
+- ``league_duplicate_skill``: the duplicate skill per player
+  (:mod:`leagues.core.duplicate.skill`), learnt board by board from a duplicate round's
+  consented board results once the round is closed and its boards revealed, with each
+  board's change per player (:class:`~leagues.models.SkillChange`).
 """
 
 from __future__ import annotations
@@ -37,10 +41,12 @@ from eventstore.records import StoredEvent
 from eventstore.subscriptions import CompactEvent, Projection
 from games.domain import events as table_events
 from games.domain.streams import TABLE_STREAM_PREFIX, table_id_of_stream
+from leagues.core.duplicate.skill import Skill, update_board_players
 from leagues.core.ratings import PlayerRating as Rating
 from leagues.core.ratings import RatedMatch, rate_with_changes
 from leagues.core.ratings import RatingChange as Change
 from leagues.domain import events as ev
+from leagues.domain.decisions.duplicate import skill_boards
 from leagues.domain.pools import SITE_POOL, pools_fed
 from leagues.domain.state import CompetitionState
 from leagues.models import (
@@ -49,6 +55,8 @@ from leagues.models import (
     PlayerRating,
     RatedResult,
     RatingChange,
+    SkillChange,
+    SkillRating,
 )
 from leagues.services.match_results import drain_pending, keep_finished
 
@@ -378,6 +386,92 @@ class RatingsProjection(Projection):
         )
 
 
+# ---------------------------------------------------------------- duplicate skill
+
+
+class DuplicateSkillProjection(Projection):
+    """The duplicate skill per player (docs/leagues.md, "The duplicate skill rating"):
+    when a duplicate round closes with its boards revealed, its boards (in order) teach
+    the players of the consented tables (``skill_boards``); each board's change per
+    player is a history row. Rounds are taken in log order, so a rebuild gives the same
+    rows. Kept apart from the openskill pools: another scale, another input."""
+
+    name = "league_duplicate_skill"
+    compact = True
+    stream_prefixes = (ev.COMPETITION_STREAM_PREFIX,)
+    lane = "leagues"
+
+    def __init__(self) -> None:
+        self.states = CompetitionStates()
+
+    def reset(self) -> None:
+        SkillRating.objects.all().delete()
+        SkillChange.objects.all().delete()
+        self.states.clear()
+
+    def handle(self, event: Event) -> None:
+        self.handle_batch([event])
+
+    def handle_batch(self, events: Sequence[Event]) -> None:
+        for event in events:
+            competition_id = ev.competition_id_of(event.stream_id)
+            if competition_id is None:
+                continue
+            state = self.states.before(event)
+            state.apply(event)
+            if event.type != ev.ROUND_CLOSED:
+                continue
+            round_number = int(event.data["round"])
+            boards = skill_boards(state, round_number)
+            if boards:
+                self._learn(f"{competition_id}:{round_number}", event.position, boards)
+
+    @staticmethod
+    def _learn(round_key: str, position: int, boards: Sequence[Any]) -> None:
+        players = {
+            p for _, tables, _ in boards for t in tables for p in (*t.north_south, *t.east_west)
+        }
+        ratings: dict[str, Skill] = {
+            r.player: Skill(r.mu, r.sigma, r.boards)
+            for r in SkillRating.objects.filter(player__in=players)
+        }
+        changes: list[SkillChange] = []
+        moved: set[str] = set()
+        for board, tables, par_net in boards:
+            after = update_board_players(ratings, tables, par_net)
+            for player in sorted(players):
+                if player in after and after[player].boards != ratings.get(player, Skill()).boards:
+                    before = ratings.get(player) or Skill()
+                    changes.append(
+                        SkillChange(
+                            player=player,
+                            board_key=f"{round_key}:{board}",
+                            position=position,
+                            board=board,
+                            mu_before=before.mu,
+                            sigma_before=before.sigma,
+                            mu_after=after[player].mu,
+                            sigma_after=after[player].sigma,
+                        )
+                    )
+                    moved.add(player)
+            ratings = after
+        # As the openskill history: a round delivered again is not a second row.
+        SkillChange.objects.bulk_create(changes, ignore_conflicts=True)
+        SkillRating.objects.bulk_create(
+            [
+                SkillRating(
+                    player=p, mu=ratings[p].mu, sigma=ratings[p].sigma, boards=ratings[p].boards
+                )
+                for p in sorted(moved)
+            ],
+            update_conflicts=True,
+            unique_fields=["player"],
+            update_fields=["mu", "sigma", "boards"],
+        )
+
+
 official_standings = OfficialStandingsProjection()
 match_results = MatchResultsProjection()
 player_ratings = RatingsProjection()
+duplicate_skill = DuplicateSkillProjection()

@@ -36,11 +36,12 @@ from leagues.domain.decisions import (
 )
 from leagues.domain.entrant_import import MAX_IMPORT_BYTES, ImportRefused
 from leagues.domain.league import LeagueSpec, SeasonRequest
-from leagues.domain.pools import parse_pool
+from leagues.domain.pools import SKILL_POOL, parse_pool
 from leagues.domain.settings import DUPLICATE_SCALES
 from leagues.selectors import calendars, entry_links
 from leagues.selectors import competitions as reads
 from leagues.selectors import duplicate as duplicate_reads
+from leagues.selectors.ratings import skill_ratings
 from leagues.services import (
     calendar_feeds,
     competitions,
@@ -654,10 +655,11 @@ MAX_RATED_PLAYERS = 100
 @read(
     "ratings_list",
     "One ratings pool, best first: `site` (the default; only consented, played results "
-    "feed it) or `league:<league id>`.",
+    "feed it), `league:<league id>`, or `skill` (the duplicate skill rating: IMPs per "
+    "board from par, `ordinal` is mu - 2 sigma, `matches` the boards).",
     parameters=[
         OpenApiParameter("players", str, required=False, description="ids, comma"),
-        OpenApiParameter("pool", str, required=False, description="site, or league:<id>"),
+        OpenApiParameter("pool", str, required=False, description="site, skill, or league:<id>"),
     ],
 )
 class RatingsView(LeaguesView):
@@ -671,6 +673,8 @@ class RatingsView(LeaguesView):
                 "invalid",
                 f"players is a comma-separated list of at most {MAX_RATED_PLAYERS} user ids.",
             )
+        if pool == SKILL_POOL:
+            return Response({"pool": pool, "ratings": skill_ratings(players or None)})
         return Response({"pool": pool, "ratings": reads.ratings(players or None, pool=pool)})
 
 

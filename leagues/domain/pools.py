@@ -10,6 +10,10 @@ Ratings are kept per pool (``leagues.projections``, ``league_rating_pools``):
   the competitions of that league, confirmed or not: the league's organisers vouch for
   the results they type in, for the league's own ratings.
 
+Beside the pools, the **duplicate skill** (``"skill"``, the ``league_duplicate_skill``
+projection) is read through the same ratings API: another scale (IMPs per board from
+par), learnt per board from the duplicate boards of the results the site pool takes.
+
 A competition is seeded from its league's pool when it is in a league (a player with no
 rating there from the site pool), from the site pool otherwise.
 """
@@ -24,6 +28,8 @@ from .parsing import refuse
 from .settings import CompetitionSettings
 
 SITE_POOL = "site"
+# Not an openskill pool: the duplicate skill rating, read beside them (never seeds).
+SKILL_POOL = "skill"
 LEAGUE_POOL_PREFIX = "league:"
 MAX_POOL = 80
 
@@ -33,15 +39,18 @@ def league_pool(league_id: str) -> str:
 
 
 def parse_pool(value: object) -> str:
-    """A pool as the API takes it: ``site`` (also when absent), or ``league:<uuid>``."""
+    """A pool as the API takes it: ``site`` (also when absent), ``league:<uuid>``, or
+    ``skill`` (the duplicate skill rating)."""
     if value is None or value == SITE_POOL:
         return SITE_POOL
+    if value == SKILL_POOL:
+        return SKILL_POOL
     if isinstance(value, str) and value.startswith(LEAGUE_POOL_PREFIX):
         try:
             return league_pool(str(uuid.UUID(value[len(LEAGUE_POOL_PREFIX) :])))
         except ValueError:
             pass
-    raise refuse("invalid", "pool is site, or league:<league id>.")
+    raise refuse("invalid", "pool is site, skill, or league:<league id>.")
 
 
 def pools_fed(settings: CompetitionSettings, result: MatchResult) -> list[str]:

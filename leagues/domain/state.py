@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any, Protocol
 
 from leagues.core.competition import Competition, PairedRound
@@ -197,6 +198,15 @@ class DuplicateRound:
     @property
     def board_numbers(self) -> list[int]:
         return [int(board["board"]) for board in self.boards]
+
+    def par_net(self, board: int) -> Fraction | None:
+        """Board ``board``'s par net (par North-South minus East-West, averaged over the
+        plays; exact), or None without a par yet. Whether it may be shown is not asked."""
+        published = self.pars.get(board)
+        if published is None:
+            return None
+        plays = len(published["plays"])
+        return Fraction(published["north_south_total"] - published["east_west_total"], plays)
 
 
 @dataclass(slots=True)

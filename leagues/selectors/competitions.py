@@ -22,9 +22,9 @@ from leagues.core.whatif import compare, not_comparable_summary
 from leagues.domain import events as ev
 from leagues.domain import schedule
 from leagues.domain.decisions.results import can_advance
-from leagues.domain.pools import SITE_POOL
+from leagues.domain.pools import SITE_POOL, SKILL_POOL
 from leagues.domain.state import CompetitionState
-from leagues.models import Competition, OfficialStandings, PlayerRating
+from leagues.models import Competition, OfficialStandings, PlayerRating, SkillRating
 from leagues.projections import standings_document
 from leagues.services.streams import load, parse_id
 from scoring.core.scoresheet import ScoresheetError, score_scoresheet
@@ -604,9 +604,10 @@ def export_csv(competition_id: object) -> tuple[str, str]:
 
 
 def ratings_of_player(player: str) -> list[dict[str, Any]]:
-    """One player's rating in every pool that rates them (the site's and each league's)."""
+    """One player's rating in every pool that rates them (the site's and each league's),
+    then their duplicate skill (``pool`` ``skill``; ``matches``: its boards) if they have one."""
     rows = PlayerRating.objects.filter(player=player).order_by("pool")
-    return [
+    found = [
         {
             "pool": r.pool,
             "player": r.player,
@@ -617,6 +618,19 @@ def ratings_of_player(player: str) -> list[dict[str, Any]]:
         }
         for r in rows
     ]
+    skill = SkillRating.objects.filter(player=player).first()
+    if skill is not None:
+        found.append(
+            {
+                "pool": SKILL_POOL,
+                "player": skill.player,
+                "mu": skill.mu,
+                "sigma": skill.sigma,
+                "ordinal": skill.conservative,
+                "matches": skill.boards,
+            }
+        )
+    return found
 
 
 def ratings(

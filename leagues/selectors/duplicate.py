@@ -105,10 +105,7 @@ def board_traveller(competition_id: object, round_number: int, board: int) -> di
 def _traveller(found: DuplicateRound, board: int) -> dict[str, Any]:
     results = sorted((r for r in found.results if int(r["board"]) == board), key=_table)
     par = _par_of(found, board)
-    par_net = None
-    if par is not None:
-        plays = len(par["plays"])
-        par_net = Fraction(par["north_south_total"] - par["east_west_total"], plays)
+    par_net = None if par is None else found.par_net(board)
     nets = [
         (int(r["table"]), 0, 0, int(r["score"]["north_south"]) - int(r["score"]["east_west"]))
         for r in results

@@ -40,6 +40,8 @@ from leagues.models import (
     PlayerRating,
     RatedResult,
     RatingChange,
+    SkillChange,
+    SkillRating,
 )
 from leagues.services import rounds
 from leagues.services.streams import load
@@ -67,6 +69,7 @@ PROJECTION_MODELS: dict[str, tuple[type[Model], ...]] = {
     "league_standings": (OfficialStandings,),
     "league_match_results": (PendingTableResult,),
     "league_rating_pools": (RatedResult, PlayerRating, RatingChange),
+    "league_duplicate_skill": (SkillRating, SkillChange),
 }
 # When a row was written, not what it holds: a rebuild writes it again, later.
 WRITE_TIMES = {"updated_at"}

@@ -22,6 +22,11 @@ The model: ``y = (mu_NS - mu_EW) - (sum over the other tables of mu_NS' - mu_EW'
     mu_NS += sigma_NS^2 / S * (y - predicted);   mu_EW -= sigma_EW^2 / S * (y - predicted)
     sigma^2 *= 1 - sigma^2 / S;   then sigma^2 += tau^2   (skill may drift)
 
+The platform rates players (``update_board_players``): a partnership's skill is the mean of
+its two players' (variance ``(sigma_a^2 + sigma_b^2) / 4``), and each player moves by their
+covariance with that mean (``sigma_a^2 / 2``) over ``S``; with one player a side it is the
+update above, to the bit.
+
 Predictions use the ratings as they stood before the board, so the order of a board's
 tables does not matter; boards are applied in the order played (round, board). Why not
 matchpoints: a matchpoint says who beat whom on the board but not by how much, and in a
@@ -95,6 +100,24 @@ def _baseline(
     return total / divisor, divisor
 
 
+@dataclass(frozen=True, slots=True)
+class PlayersOnBoard:
+    """One table's result on a board with its partnerships as their players: a
+    partnership's skill is the mean of its players' (docs/leagues.md)."""
+
+    north_south: tuple[str, ...]
+    east_west: tuple[str, ...]
+    net: int
+
+
+def _side(ratings: Mapping[str, Skill], players: Sequence[str]) -> tuple[float, float]:
+    """A partnership's ``mu`` and variance from its players': the mean and its variance."""
+    count = len(players)
+    mu = sum(ratings[p].mu for p in players) / count
+    variance = sum(ratings[p].sigma ** 2 for p in players) / (count * count)
+    return mu, variance
+
+
 def update_board(
     ratings: Mapping[str, Skill],
     tables: Sequence[TableOnBoard],
@@ -102,11 +125,29 @@ def update_board(
     model: SkillModel = DEFAULT_MODEL,
 ) -> dict[str, Skill]:
     """The ratings after one board (a new mapping; partnerships not yet rated start new)."""
+    return update_board_players(
+        ratings,
+        [PlayersOnBoard((t.north_south,), (t.east_west,), t.net) for t in tables],
+        par_net,
+        model,
+    )
+
+
+def update_board_players(
+    ratings: Mapping[str, Skill],
+    tables: Sequence[PlayersOnBoard],
+    par_net: Fraction | None,
+    model: SkillModel = DEFAULT_MODEL,
+) -> dict[str, Skill]:
+    """The ratings of players after one board: each partnership's skill is the mean of its
+    players' (``mu``: their mean; variance: the mean's, ``sum sigma^2 / n^2``), and each
+    player moves by their share of the partnership's gain (``sigma_i^2 / n / S``). With
+    one "player" per partnership this is the partnership update above, to the bit."""
     before = dict(ratings)
     fresh = Skill(sigma=model.sigma0)
     for table in tables:
-        before.setdefault(table.north_south, fresh)
-        before.setdefault(table.east_west, fresh)
+        for player in (*table.north_south, *table.east_west):
+            before.setdefault(player, fresh)
     after = dict(before)
     for index, table in enumerate(tables):
         others = [t for i, t in enumerate(tables) if i != index]
@@ -115,20 +156,23 @@ def update_board(
             continue
         baseline, divisor = base
         observed = float(imps(table.net - baseline))
-        ns, ew = before[table.north_south], before[table.east_west]
-        field = sum(before[t.north_south].mu - before[t.east_west].mu for t in others)
-        predicted = (ns.mu - ew.mu) - field / divisor
-        spread = ns.sigma**2 + ew.sigma**2 + model.beta**2
+        ns_mu, ns_var = _side(before, table.north_south)
+        ew_mu, ew_var = _side(before, table.east_west)
+        field = sum(_side(before, t.north_south)[0] - _side(before, t.east_west)[0] for t in others)
+        predicted = (ns_mu - ew_mu) - field / divisor
+        spread = ns_var + ew_var + model.beta**2
         surprise = observed - predicted
-        after[table.north_south] = _moved(ns, +surprise, spread, model)
-        after[table.east_west] = _moved(ew, -surprise, spread, model)
+        for players, sign in ((table.north_south, +1.0), (table.east_west, -1.0)):
+            for player in players:
+                after[player] = _moved(before[player], sign * surprise, spread, len(players), model)
     return after
 
 
-def _moved(skill: Skill, surprise: float, spread: float, model: SkillModel) -> Skill:
+def _moved(skill: Skill, surprise: float, spread: float, count: int, model: SkillModel) -> Skill:
     variance = skill.sigma**2
-    gain = variance / spread
-    variance = variance * (1.0 - gain) + model.tau**2
+    # The player's covariance with the partnership's mean is sigma^2 / count.
+    gain = variance / count / spread
+    variance = variance * (1.0 - gain / count) + model.tau**2
     return replace(
         skill, mu=skill.mu + gain * surprise, sigma=math.sqrt(variance), boards=skill.boards + 1
     )

@@ -14,6 +14,7 @@ in order (the barometer style of ``movements``), from the round's secret seed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from eventstore.records import NewEvent
@@ -22,9 +23,11 @@ from leagues.core.duplicate.board_scoring import score_board
 from leagues.core.duplicate.boards import Board, derive_boards, round_commitment
 from leagues.core.duplicate.movements import movement
 from leagues.core.duplicate.par import Par
+from leagues.core.duplicate.skill import PlayersOnBoard
 from leagues.core.errors import LeagueError
 
 from .. import events as ev
+from ..pools import SITE_POOL, pools_fed
 from ..state import CompetitionState, DuplicateRound
 from .guards import require
 
@@ -162,6 +165,44 @@ def board_finished(state: CompetitionState, round_number: int, board: int) -> bo
     tables = set(state.tables.get(round_number, {}))
     played = {int(r["table"]) for r in found.results if int(r["board"]) == board}
     return bool(tables) and tables <= played
+
+
+def skill_boards(
+    state: CompetitionState, round_number: int
+) -> list[tuple[int, list[PlayersOnBoard], Fraction | None]]:
+    """What the duplicate skill rating learns from a round: per board (in order), every
+    table whose play is consented as the site ratings pool takes it (``pools_fed``: the
+    table's match result played by the entrants' own players, no bot substitute, no bot
+    competition), each partnership as its players that round, and the board's par net.
+    Nothing until the round is closed and its boards revealed (an open round teaches
+    nothing)."""
+    found = state.duplicate.get(round_number)
+    settings = state.settings
+    if found is None or settings is None or not found.is_revealed:
+        return []
+    if round_number not in state.closed:
+        return []
+    consented = {
+        result.board
+        for result in state.results
+        if result.round == round_number
+        and result.corrects is None
+        and SITE_POOL in pools_fed(settings, result)
+    }
+    boards = []
+    for board in found.board_numbers:
+        tables = [
+            PlayersOnBoard(
+                state.players_in(str(r["north_south"]), round_number),
+                state.players_in(str(r["east_west"]), round_number),
+                int(r["score"]["north_south"]) - int(r["score"]["east_west"]),
+            )
+            for r in sorted(found.results, key=lambda r: int(r["table"]))
+            if int(r["board"]) == board and int(r["table"]) in consented
+        ]
+        if tables:
+            boards.append((board, tables, found.par_net(board)))
+    return boards
 
 
 def decide_par(

@@ -59,7 +59,7 @@ RATINGS = """async () => {
             w.poolFromQuery("?pool=league:y", ["site", "league:x"]), w.poolFromQuery("", ["site"])],
     figures: [w.figure(3.14159), w.figure(-2.06), w.figure(-0.01), w.figure(0)],
     changes: [w.changeText(1.23), w.changeText(-0.86), w.changeText(0.01)],
-    lines: matches.map((m) => w.matchLine(m, names)),
+    lines: [...matches, { board: 3, round: 1, opponents: [] }].map((m) => w.matchLine(m, names)),
     where: [w.competitionLabel(matches[0]), w.competitionLabel({ competition: "Ladder 2030: top" }),
             w.competitionLabel({})],
     series: w.historySeries(matches),
@@ -141,6 +141,7 @@ def test_the_ratings_words_and_a_history_chart_below_zero(page: Any) -> None:
 
     assert result["options"] == [
         {"value": "site", "label": "Everyone (site ratings)"},
+        {"value": "skill", "label": "Duplicate skill (IMPs per board from par)"},
         {"value": "league:x", "label": "Ladder (league)"},
     ]
     assert result["pools"] == ["league:x", "site", "site"]
@@ -150,6 +151,7 @@ def test_the_ratings_words_and_a_history_chart_below_zero(page: Any) -> None:
         "Won with ann against bob and a former player",
         "Lost with ann against bob and a former player",
         "Drew with ann against bob and a former player",
+        "Board 3 of round 1",
     ]
     assert result["where"] == ["season 2030, top", "Ladder 2030: top", "a competition"]
     assert result["series"] == [0, 2.3, -1.1, -1]

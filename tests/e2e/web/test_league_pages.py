@@ -223,3 +223,13 @@ def test_a_league_s_ratings_and_a_player_s_history(
     for user in users[:2]:
         expect(page.locator(f'#ratings-table tr[data-player="{user.pk}"]')).to_have_count(0)
     expect(page.locator("#ratings-summary")).not_to_be_empty()
+
+    # The duplicate skill is another pool on the page: no duplicate board was played here,
+    # so nobody has one; its note and its count (boards) say it is another scale.
+    page.select_option("#pool-select", "skill")
+    expect(page.locator("#ratings-summary")).to_contain_text("Nobody has a rating here yet")
+    expect(page.locator("#skill-note")).to_be_visible()
+    expect(page.locator("#ratings-count-heading")).to_have_text("Boards")
+    no_violations(page, f"ratings-skill-{size}")
+    page.select_option("#pool-select", "site")
+    expect(page.locator("#skill-note")).to_be_hidden()

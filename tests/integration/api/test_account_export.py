@@ -12,7 +12,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from rest_framework.test import APIClient
 
-from leagues.models import PlayerRating
+from leagues.models import PlayerRating, SkillRating
 from leagues.services import rounds
 from tests.factories import TableFactory, UserFactory
 from tests.integration.leagues import builders as lg
@@ -68,6 +68,8 @@ def test_the_export_holds_the_account_its_games_competitions_and_rating(settings
     PlayerRating.objects.create(pool="site", player=str(me.pk), mu=27.5, sigma=7.0, matches=1)
     PlayerRating.objects.create(pool="league:x", player=str(me.pk), mu=26.0, sigma=7.5, matches=2)
     PlayerRating.objects.create(pool="site", player=str(stranger.pk), mu=30.0, sigma=7.0)
+    SkillRating.objects.create(player=str(me.pk), mu=0.5, sigma=1.0, boards=12)
+    SkillRating.objects.create(player=str(stranger.pk), mu=1.5, sigma=1.0, boards=3)
 
     document = exported(token_client(me))
 
@@ -77,7 +79,9 @@ def test_the_export_holds_the_account_its_games_competitions_and_rating(settings
     assert [(r["pool"], r["player"]) for r in document["ratings"]] == [
         ("league:x", str(me.pk)),
         ("site", str(me.pk)),
+        ("skill", str(me.pk)),  # the duplicate skill rating
     ]
+    assert document["ratings"][-1]["matches"] == 12
     (competition,) = document["competitions"]
     assert (competition["competition_id"], competition["name"]) == (cid, "Export cup")
     assert competition["entrant"] == {

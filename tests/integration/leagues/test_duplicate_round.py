@@ -7,7 +7,9 @@
 - the board results equal an independent recomputation with ``board_scoring`` from the
   tables' own hands, and the standings add them up (matchpoints; IMPs as a what-if);
 - every board has a par recorded on the bot workers, and ``verify_par`` holds;
-- the traveller is refused while the round is open and shown after.
+- the traveller is refused while the round is open and shown after;
+- the duplicate skill rating learns nothing from it: bots played every seat (bot
+  substitutes), which the site ratings pool does not take, and neither does the skill.
 
 Real PostgreSQL (committed) and Redis, as in tests/integration/live (``live_db``).
 """
@@ -21,6 +23,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from eventstore.reading import read_stream
+from eventstore.subscriptions import catch_up
 from games.domain import events as table_events
 from games.domain.streams import table_stream_id
 from games.domain.table import TableState
@@ -30,6 +33,8 @@ from leagues.core.duplicate.board_scoring import score_board, traveller
 from leagues.core.duplicate.boards import verify_round_boards
 from leagues.core.errors import LeagueError
 from leagues.domain import events as ev
+from leagues.models import SkillChange, SkillRating
+from leagues.projections import duplicate_skill
 from leagues.selectors import duplicate as reads
 from leagues.services.streams import load
 from leagues.services.tables import start_round
@@ -166,6 +171,14 @@ def test_a_duplicate_round_deals_the_committed_boards_and_scores_them(
     # The par events are on the stream, one per board, with the bot version.
     pars = [e for e in lg.events_of(cid) if e.type == ev.BOARD_PAR_COMPUTED]
     assert len(pars) == BOARDS
+
+    # Bot-played boards are no consented play: the skill rating has nothing of them.
+    results = [r for r in state.results if r.round == 1]
+    assert results and all(r.bot_substitute and not r.rated for r in results)
+    catch_up(duplicate_skill)  # with the projector process: they take turns
+    entered = [p for e in state.entrants.values() for p in e.players]
+    assert not SkillRating.objects.filter(player__in=entered).exists()
+    assert not SkillChange.objects.filter(board_key__startswith=cid).exists()
 
 
 def test_verify_par_refuses_bad_input_in_one_line(live_db: None) -> None:

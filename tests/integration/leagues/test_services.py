@@ -8,8 +8,15 @@ import pytest
 
 from eventstore.subscriptions import catch_up, rebuild
 from leagues.core.errors import LeagueError
-from leagues.models import OfficialStandings, PlayerRating, RatedResult, RatingChange
-from leagues.projections import match_results, official_standings, player_ratings
+from leagues.models import (
+    OfficialStandings,
+    PlayerRating,
+    RatedResult,
+    RatingChange,
+    SkillChange,
+    SkillRating,
+)
+from leagues.projections import duplicate_skill, match_results, official_standings, player_ratings
 from leagues.services.streams import load
 from tests.integration.leagues import builders as lg
 
@@ -97,7 +104,7 @@ def test_refusals_write_nothing(organiser: Any, swiss: Any, call: Any, code: str
     assert event_count() == before
 
 
-PROJECTIONS = (match_results, official_standings, player_ratings)
+PROJECTIONS = (match_results, official_standings, player_ratings, duplicate_skill)
 
 
 def follow() -> None:
@@ -106,7 +113,7 @@ def follow() -> None:
         catch_up(projection)
 
 
-def projected() -> tuple[list[Any], list[Any], list[Any], list[Any]]:
+def projected() -> tuple[list[Any], ...]:
     return (
         list(
             OfficialStandings.objects.order_by("competition_id").values(
@@ -135,6 +142,14 @@ def projected() -> tuple[list[Any], list[Any], list[Any], list[Any]]:
                 "sigma_before",
                 "mu_after",
                 "sigma_after",
+            )
+        ),
+        # The duplicate skill (rows only from duplicate competitions:
+        # test_duplicate_skill rebuilds one that has them).
+        list(SkillRating.objects.order_by("player").values("player", "mu", "sigma", "boards")),
+        list(
+            SkillChange.objects.order_by("player", "board_key").values(
+                "player", "board_key", "position", "board", "mu_after", "sigma_after"
             )
         ),
     )

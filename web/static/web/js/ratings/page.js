@@ -1,5 +1,5 @@
-// The ratings page (/ratings/?pool=POOL&player=ID): one pool's leaderboard (the site's or
-// a league's, picked from GET /api/leagues), best first, players by username; choosing a
+// The ratings page (/ratings/?pool=POOL&player=ID): one pool's leaderboard (the site's,
+// the duplicate skill's, or a league's, picked from GET /api/leagues), best first, players by username; choosing a
 // player shows their rating after each rated match as a chart (the standings chart's
 // drawing, ../competitions/standings_chart.js) and the matches that moved it
 // (GET /api/ratings/<player>/history?pool=), a page of them at a time.
@@ -17,6 +17,7 @@ import {
   poolFromQuery,
   poolOptions,
   SITE_POOL,
+  SKILL_POOL,
 } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -63,6 +64,10 @@ async function showPool() {
     $("ratings-error").textContent = problemText(problem);
     return;
   }
+  // The duplicate skill counts boards, and ranks by μ − 2σ (docs/leagues.md).
+  const skill = page.pool === SKILL_POOL;
+  $("ratings-count-heading").textContent = skill ? "Boards" : "Matches";
+  $("skill-note").hidden = !skill;
   const body = $("ratings-table").tBodies[0];
   body.replaceChildren(...answer.ratings.map((r, k) => leaderboardRow(r, k + 1)));
   $("ratings-region").hidden = answer.ratings.length === 0;

@@ -1,11 +1,14 @@
 // The ratings page's words and figures (docs/leagues.md, Ratings). Pure: no DOM, no fetch.
 
 export const SITE_POOL = "site";
+/** The duplicate skill rating (IMPs per board from par), read as another pool. */
+export const SKILL_POOL = "skill";
 
-/** The pool picker's choices: the site's pool, then each league's. */
+/** The pool picker's choices: the site's pool, the duplicate skill, then each league's. */
 export function poolOptions(leagues) {
   return [
     { value: SITE_POOL, label: "Everyone (site ratings)" },
+    { value: SKILL_POOL, label: "Duplicate skill (IMPs per board from par)" },
     ...leagues.map((league) => ({ value: league.pool, label: `${league.name} (league)` })),
   ];
 }
@@ -38,8 +41,9 @@ export function playerLabel(id, names) {
 
 const OUTCOME_WORDS = { won: "Won", lost: "Lost", draw: "Drew" };
 
-/** "Won with ann against bob and cat". */
+/** "Won with ann against bob and cat"; a duplicate skill change: "Board 3 of round 1". */
 export function matchLine(match, names) {
+  if (match.board) return `Board ${match.board} of round ${match.round}`;
   const outcome = OUTCOME_WORDS[match.outcome] || "Played";
   const partner = match.partner ? ` with ${playerLabel(match.partner, names)}` : "";
   const opponents = match.opponents.map((p) => playerLabel(p, names));

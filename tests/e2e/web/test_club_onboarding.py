@@ -101,6 +101,45 @@ def test_a_new_player_and_partner_come_in_by_the_links(
 
 
 @BOTH_SCREENS
+def test_a_waiting_player_is_named_to_the_organiser_and_can_leave(
+    page: Any, browser: Any, server_url: str, viewport: dict[str, int], orm: None
+) -> None:
+    """In by the invitation link, no partner yet: the organise page names the player as
+    waiting; the player leaves from the landing page and the partner link stops working."""
+    tag = uuid.uuid4().hex[:8]
+    organiser = UserFactory(username=f"e2e-org-{tag}")
+    cid = lg.create_competition(organiser, SPEC).competition_id
+    organiser_page(page, organiser, cid)
+    page.click("#invite-link-issue")
+    expect(page.locator("#invite-link-live")).to_be_visible()
+    link = page.input_value("#invite-link-url")
+
+    newcomer = browser.new_context(base_url=server_url, viewport=viewport).new_page()
+    newcomer.goto(link)
+    sign_up_here(newcomer, f"e2e-wait-{tag}")
+    expect(newcomer.locator("#join-partner")).to_be_visible()
+
+    page.reload()
+    expect(page.locator("#onboarding")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#invite-link-waiting")).to_have_text(
+        f"e2e-wait-{tag} came in by the link and waits for a partner."
+    )
+
+    newcomer.get_by_role("button", name="Leave the competition").click()
+    expect(newcomer.locator("#join-message")).to_have_text(
+        "You left the competition; your partner link no longer works."
+    )
+    expect(newcomer.locator("#join-partner")).to_be_hidden()
+    expect(newcomer.locator("#join-signed-in")).to_be_visible()
+    assert axe_violations(newcomer) == []
+    newcomer.context.close()
+
+    page.reload()
+    expect(page.locator("#onboarding")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#invite-link-waiting")).to_have_text("")
+
+
+@BOTH_SCREENS
 def test_the_csv_import_refuses_a_bad_line_with_its_reason(page: Any, orm: None) -> None:
     tag = uuid.uuid4().hex[:8]
     organiser = UserFactory(username=f"e2e-imp-{tag}")

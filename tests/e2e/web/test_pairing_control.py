@@ -68,7 +68,8 @@ def test_an_organiser_writes_a_rounds_pairing_and_the_page_says_it_is_manual(
     page: Any, orm: None
 ) -> None:
     """The last round, paired and not started, rewritten board by board with a reason;
-    the section then says the round is paired by hand, and the stream has the override."""
+    the section then says the round is paired by hand, the organise page's round and the
+    public page's round carry the mark, and the stream has the override."""
     organiser, *players = users(9)
     cid = competition_of_teams(organiser, players, SWISS, 4)
     lg.pair_next_round(organiser, cid)
@@ -87,9 +88,18 @@ def test_an_organiser_writes_a_rounds_pairing_and_the_page_says_it_is_manual(
     expect(page.locator("#pairing-control-message")).to_have_text(
         "Round 1 is paired as you wrote it."
     )
-    expect(page.locator("#pairing-notes")).to_contain_text(
-        "Round 1 is paired by hand (by " + organiser.username + ": Club rule)."
-    )
+    mark = f"Paired by hand by {organiser.username}: Club rule"
+    expect(page.locator("#pairing-notes")).to_contain_text(f"Round 1: {mark}")
+    # The round list above reads the rounds again ("competition:changed") and marks it.
+    expect(page.locator('#organise-rounds [data-round="1"] .round-notes')).to_have_text(mark)
     written = load(cid).rounds[0].pairing
     assert [(m.north_south, m.east_west) for m in written.matches] == [(a, c), (b, d)]
+    assert axe_violations(page) == []
+
+    # The public page's rounds say so to everyone, the board order as written.
+    page.goto(f"/competitions/{cid}/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    public = page.locator('#rounds [data-round="1"]')
+    expect(public.locator(".round-notes")).to_have_text(mark)
+    expect(public.locator('tr[data-board="1"]')).to_contain_text(names[c])
     assert axe_violations(page) == []

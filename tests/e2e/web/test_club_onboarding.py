@@ -7,6 +7,7 @@ sizes, with the axe-core check on each page."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from typing import Any
 
@@ -113,6 +114,11 @@ def test_a_waiting_player_is_named_to_the_organiser_and_can_leave(
     page.click("#invite-link-issue")
     expect(page.locator("#invite-link-live")).to_be_visible()
     link = page.input_value("#invite-link-url")
+    # The organiser's own calendar address, made on request through the form helper.
+    page.get_by_role("button", name="Get my calendar address").click()
+    expect(page.locator("#calendar-feed-live")).to_be_visible()
+    expect(page.locator("#calendar-feed-url")).to_have_value(re.compile(r"\.ics"))
+    expect(page.get_by_role("button", name="Get a new calendar address")).to_be_enabled()
 
     newcomer = browser.new_context(base_url=server_url, viewport=viewport).new_page()
     newcomer.goto(link)

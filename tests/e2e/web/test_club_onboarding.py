@@ -7,6 +7,7 @@ sizes, with the axe-core check on each page."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from typing import Any
 
@@ -98,6 +99,50 @@ def test_a_new_player_and_partner_come_in_by_the_links(
     sign_up_here(late, f"e2e-late-{tag}")
     expect(late.locator("#join-register-error")).to_contain_text("does not work any more")
     late.context.close()
+
+
+@BOTH_SCREENS
+def test_a_waiting_player_is_named_to_the_organiser_and_can_leave(
+    page: Any, browser: Any, server_url: str, viewport: dict[str, int], orm: None
+) -> None:
+    """In by the invitation link, no partner yet: the organise page names the player as
+    waiting; the player leaves from the landing page and the partner link stops working."""
+    tag = uuid.uuid4().hex[:8]
+    organiser = UserFactory(username=f"e2e-org-{tag}")
+    cid = lg.create_competition(organiser, SPEC).competition_id
+    organiser_page(page, organiser, cid)
+    page.click("#invite-link-issue")
+    expect(page.locator("#invite-link-live")).to_be_visible()
+    link = page.input_value("#invite-link-url")
+    # The organiser's own calendar address, made on request through the form helper.
+    page.get_by_role("button", name="Get my calendar address").click()
+    expect(page.locator("#calendar-feed-live")).to_be_visible()
+    expect(page.locator("#calendar-feed-url")).to_have_value(re.compile(r"\.ics"))
+    expect(page.get_by_role("button", name="Get a new calendar address")).to_be_enabled()
+
+    newcomer = browser.new_context(base_url=server_url, viewport=viewport).new_page()
+    newcomer.goto(link)
+    sign_up_here(newcomer, f"e2e-wait-{tag}")
+    expect(newcomer.locator("#join-partner")).to_be_visible()
+
+    page.reload()
+    expect(page.locator("#onboarding")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#invite-link-waiting")).to_have_text(
+        f"e2e-wait-{tag} came in by the link and waits for a partner."
+    )
+
+    newcomer.get_by_role("button", name="Leave the competition").click()
+    expect(newcomer.locator("#join-message")).to_have_text(
+        "You left the competition; your partner link no longer works."
+    )
+    expect(newcomer.locator("#join-partner")).to_be_hidden()
+    expect(newcomer.locator("#join-signed-in")).to_be_visible()
+    assert axe_violations(newcomer) == []
+    newcomer.context.close()
+
+    page.reload()
+    expect(page.locator("#onboarding")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#invite-link-waiting")).to_have_text("")
 
 
 @BOTH_SCREENS

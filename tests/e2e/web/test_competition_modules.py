@@ -355,3 +355,35 @@ def test_organiser_words_late_join_rule_and_entrant_status(page: Any) -> None:
     # Only its players' answers hold an invitation up (the reserve's does not).
     assert result["invited"] == "invited: waiting for bob to accept · reserve cy"
     assert result["noShow"] == ["No-show by East-West: Nobody came"]
+
+
+PAIRING_NOTES = """async () => {
+  const w = await import("/static/web/js/competitions/words.js");
+  const names = { "team-0": "Team 0", "team-2": "Team 2" };
+  return {
+    plain: w.pairingNotes({ manual: null, forbidden_meetings: [] }, names),
+    old: w.pairingNotes({}, names),
+    engine: w.pairingNotes({ manual: null, forbidden_meetings: [["team-0", "team-2"]] }, names),
+    manual: w.pairingNotes({ manual: { by: "ann", reason: "Club rule" },
+                             forbidden_meetings: [["team-0", "team-2"]] }, names),
+    noReason: w.pairingNotes({ manual: { by: "ann" }, forbidden_meetings: [] }, names),
+  };
+}"""
+
+
+def test_a_rounds_pairing_notes_name_the_hand_and_the_forbidden_meetings(page: Any) -> None:
+    open_site(page)
+
+    result = page.evaluate(PAIRING_NOTES)
+
+    assert result["plain"] == [] and result["old"] == []
+    assert result["engine"] == [
+        "Team 0 and Team 2 meet although kept apart: no pairing without this meeting existed."
+    ]
+    assert result["manual"] == [
+        "Paired by hand by ann: Club rule",
+        "Team 0 and Team 2 meet although kept apart: the pairing written by hand puts them"
+        " together.",
+    ]
+    # No reason given by the API: none is made up.
+    assert result["noReason"] == ["Paired by hand by ann."]

@@ -1,6 +1,6 @@
 """The onboarding pages' pure pieces, in the browser that runs them: which link a landing
 page was opened by (a secret only from the fragment, bounded), the refused lines of an
-import in words, and the invitation link's waiting count in words."""
+import in words, and the invitation link's waiting players in words (named when known)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ PIECES = """async () => {
     none: links.linkFrom("?join=x", ""),
     lines: imp.refusalLines(problem),
     noLines: imp.refusalLines({ body: null }),
-    waiting: [0, 1, 3].map(invite.waitingText),
+    waiting: [0, 1, 3].map((count) => invite.waitingText(count)),
+    named: [invite.waitingText(1, ["ann"]), invite.waitingText(3, ["ann", "bob", "cy"]),
+            invite.waitingText(2, ["ann"])],
   };
 }"""
 
@@ -43,4 +45,9 @@ def test_the_onboarding_pieces(page: Any) -> None:
         "",
         "1 player came in by the link and waits for a partner.",
         "3 players came in by the link and wait for a partner.",
+    ]
+    assert got["named"] == [
+        "ann came in by the link and waits for a partner.",
+        "ann, bob and cy came in by the link and wait for a partner.",
+        "2 players came in by the link and wait for a partner.",
     ]

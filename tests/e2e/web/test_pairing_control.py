@@ -8,6 +8,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from leagues.domain.decisions import ForbiddenPairRequest
+from leagues.services.pairing_control import forbid_pair
 from leagues.services.streams import load
 from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import assert_controls_named, axe_violations, competition_of_teams, shot
@@ -68,7 +70,8 @@ def test_an_organiser_writes_a_rounds_pairing_and_the_page_says_it_is_manual(
     page: Any, orm: None
 ) -> None:
     """The last round, paired and not started, rewritten board by board with a reason;
-    the section then says the round is paired by hand, and the stream has the override."""
+    the section then says the round is paired by hand, the organise page's round and the
+    public page's round carry the mark, and the stream has the override."""
     organiser, *players = users(9)
     cid = competition_of_teams(organiser, players, SWISS, 4)
     lg.pair_next_round(organiser, cid)
@@ -87,9 +90,44 @@ def test_an_organiser_writes_a_rounds_pairing_and_the_page_says_it_is_manual(
     expect(page.locator("#pairing-control-message")).to_have_text(
         "Round 1 is paired as you wrote it."
     )
-    expect(page.locator("#pairing-notes")).to_contain_text(
-        "Round 1 is paired by hand (by " + organiser.username + ": Club rule)."
-    )
+    mark = f"Paired by hand by {organiser.username}: Club rule"
+    expect(page.locator("#pairing-notes")).to_contain_text(f"Round 1: {mark}")
+    # The round list above reads the rounds again ("competition:changed") and marks it.
+    expect(page.locator('#organise-rounds [data-round="1"] .round-notes')).to_have_text(mark)
     written = load(cid).rounds[0].pairing
     assert [(m.north_south, m.east_west) for m in written.matches] == [(a, c), (b, d)]
+    assert axe_violations(page) == []
+
+    # The public page's rounds say so to everyone, the board order as written.
+    page.goto(f"/competitions/{cid}/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    public = page.locator('#rounds [data-round="1"]')
+    expect(public.locator(".round-notes")).to_have_text(mark)
+    expect(public.locator('tr[data-board="1"]')).to_contain_text(names[c])
+    assert axe_violations(page) == []
+
+
+def test_the_public_page_names_a_forbidden_meeting_the_engine_could_not_avoid(
+    page: Any, orm: None
+) -> None:
+    """Team 0 kept apart from everyone: round 1 must pair it with one of them, and the
+    public page's round says so (no reason is shown there: it is the organisers')."""
+    organiser, *players = users(9)
+    cid = competition_of_teams(organiser, players, SWISS, 4)
+    for other in ("team-1", "team-2", "team-3"):
+        request = ForbiddenPairRequest.parse({"entrants": ["team-0", other], "reason": "Family"})
+        forbid_pair(organiser, cid, request)
+    lg.pair_next_round(organiser, cid)
+    (met,) = [
+        m for m in load(cid).rounds[0].pairing.matches if "team-0" in (m.north_south, m.east_west)
+    ]
+    other = met.east_west if met.north_south == "team-0" else met.north_south
+    page.goto(f"/competitions/{cid}/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    notes = page.locator('#rounds [data-round="1"] .round-notes')
+    expect(notes).to_have_text(
+        f"Team 0 and Team {other[-1]} meet although kept apart:"
+        " no pairing without this meeting existed."
+    )
+    expect(notes).not_to_contain_text("Family")
     assert axe_violations(page) == []

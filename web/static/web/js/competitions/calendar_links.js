@@ -2,7 +2,8 @@
 // .ics is a plain link; the signed-in player's own secret address is made on request and
 // shown once (making another stops the old one working).
 
-import { api, problemText } from "../api.js";
+import { api } from "../api.js";
+import { onClick } from "../forms.js";
 import { copyField } from "./invite_link.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,15 +15,13 @@ export function startCalendarLinks({ token }) {
     return;
   }
   $("calendar-feed-copy").addEventListener("click", () => copyField($("calendar-feed-url")));
-  issue.addEventListener("click", async () => {
-    $("calendar-error").textContent = "";
-    try {
-      const answer = await api("/api/players/me/calendar-feed", { method: "POST", token, command: true, body: {} });
+  onClick(issue, {
+    error: $("calendar-error"),
+    send: () => api("/api/players/me/calendar-feed", { method: "POST", token, command: true, body: {} }),
+    done: (answer) => {
       $("calendar-feed-url").value = answer.url;
       $("calendar-feed-live").hidden = false;
       issue.textContent = "Get a new calendar address";
-    } catch (problem) {
-      $("calendar-error").textContent = problemText(problem);
-    }
+    },
   });
 }

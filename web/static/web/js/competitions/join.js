@@ -7,6 +7,7 @@
 // browser) and posted; docs/leagues.md, "The invitation link".
 
 import { api, problemText } from "../api.js";
+import { onClick, onSubmit, Refusal, sending } from "../forms.js";
 import * as session from "../session.js";
 import { copyField } from "./invite_link.js";
 import { linkFrom } from "./links.js";
@@ -92,60 +93,57 @@ async function signedIn() {
   showOnly("join-signed-in");
 }
 
-async function enter() {
-  $("join-error").textContent = "";
-  $("join-enter").disabled = true;
-  try {
-    await follow();
-  } catch (problem) {
-    $("join-error").textContent = problemText(problem);
-  } finally {
-    $("join-enter").disabled = false;
-  }
+/** Follow the link with the signed-in player's token (the "Come in" button's action, and after signing in). */
+function enter() {
+  return sending({ controls: [$("join-enter")], error: $("join-error"), send: follow });
 }
 
-async function authenticate(event, path, errorId) {
-  event.preventDefault();
-  const form = event.target;
-  const error = $(errorId);
-  error.textContent = "";
-  $("join-error").textContent = "";
-  const username = form.elements.username.value.trim();
-  const password = form.elements.password.value;
-  if (!username || !password) {
-    error.textContent = "Enter a username and a password.";
-    return;
-  }
-  const body = { username, password };
-  if (path === "/api/auth/register") {
-    const link = { competition: competitionId, secret: page.link.secret };
-    if (page.link.kind === "partner") link.partnership = page.link.partnership;
-    body.competition_link = link;
-  }
-  const button = form.querySelector("button[type=submit]");
-  button.disabled = true;
-  try {
-    const answer = await api(path, { method: "POST", body });
-    page.auth = { token: answer.token, username: answer.user.username };
-    session.saveAuth(answer.token, answer.user.username);
-    form.reset();
-    $("join-username").textContent = page.auth.username;
-    if (!(await showPlace())) {
-      showOnly("join-signed-in");
-      await enter();
-    }
-  } catch (problem) {
-    error.textContent = refusalText(problem);
-  } finally {
-    button.disabled = false;
-  }
+/** Sign up (`path` /api/auth/register, carrying the link) or log in, then follow the link. */
+function authenticate(form, path, errorId) {
+  onSubmit(form, {
+    error: $(errorId),
+    words: refusalText,
+    send: async () => {
+      $("join-error").textContent = "";
+      const username = form.elements.username.value.trim();
+      const password = form.elements.password.value;
+      if (!username || !password) throw new Refusal("Enter a username and a password.");
+      const body = { username, password };
+      if (path === "/api/auth/register") {
+        const link = { competition: competitionId, secret: page.link.secret };
+        if (page.link.kind === "partner") link.partnership = page.link.partnership;
+        body.competition_link = link;
+      }
+      const answer = await api(path, { method: "POST", body });
+      page.auth = { token: answer.token, username: answer.user.username };
+      session.saveAuth(answer.token, answer.user.username);
+      $("join-username").textContent = page.auth.username;
+      return showPlace();
+    },
+    done: async (placed) => {
+      form.reset();
+      if (!placed) {
+        showOnly("join-signed-in");
+        await enter();
+      }
+    },
+  });
 }
 
 export async function start() {
-  $("join-register-form").addEventListener("submit", (e) => authenticate(e, "/api/auth/register", "join-register-error"));
-  $("join-login-form").addEventListener("submit", (e) => authenticate(e, "/api/auth/token", "join-login-error"));
+  authenticate($("join-register-form"), "/api/auth/register", "join-register-error");
+  authenticate($("join-login-form"), "/api/auth/token", "join-login-error");
   $("join-enter").addEventListener("click", enter);
   $("join-partner-copy").addEventListener("click", () => copyField($("join-partner-url")));
+  // A player waiting for a partner leaves: their partnership closes (POST .../leave).
+  onClick($("join-leave"), {
+    error: $("join-leave-error"),
+    send: () => api(`${base}/leave`, { method: "POST", token: page.auth.token, command: true, body: {} }),
+    done: () => {
+      showOnly("join-signed-in");
+      say("You left the competition; your partner link no longer works.");
+    },
+  });
   $("join-switch").addEventListener("click", () => {
     session.clearAuth();
     page.auth = null;

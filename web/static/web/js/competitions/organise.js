@@ -9,7 +9,7 @@ import { field, onClick, onSubmit, sending } from "../forms.js";
 import { presetTitle } from "../rules.js";
 import * as session from "../session.js";
 import { TEAM_NAMES } from "../table/words.js";
-import { startPairingControl } from "./pairing_control.js";
+import { roundNotes, startPairingControl } from "./pairing_control.js";
 import { startOnboarding } from "./onboarding.js";
 import { SEATS, scoresheetFromRows } from "./scoresheet.js";
 import { entrantId } from "./settings.js";
@@ -154,6 +154,8 @@ function drawRounds() {
       const h3 = document.createElement("h3");
       h3.textContent = `Round ${round.round}${round.closed ? " (complete)" : round.started ? " (in play)" : ""}`;
       section.append(h3);
+      const notes = roundNotes(round, page.names);
+      if (notes) section.append(notes);
       if (!round.started && !round.closed) {
         section.append(button(`Start round ${round.round}`, (event) => startRound(event, round.round), "primary"));
       }

@@ -14,6 +14,7 @@ import * as session from "../session.js";
 import { TEAM_NAMES } from "../table/words.js";
 import { CompetitionLive, FALLBACK_POLL_MS } from "./live.js";
 import { tableLink } from "./next_match.js";
+import { roundNotes } from "./pairing_control.js";
 import { liveRound, matchPointsByRound } from "./standings.js";
 import { drawStandingsChart } from "./standings_chart.js";
 import { drawStandings, tiebreakSelects } from "./tables.js";
@@ -74,6 +75,8 @@ function drawRounds() {
       const state = round.closed ? "complete" : round.started ? "in play" : "paired, not started";
       h3.textContent = `Round ${round.round} (${state})`;
       section.append(h3);
+      const notes = roundNotes(round, page.names);
+      if (notes) section.append(notes);
       const table = document.createElement("table");
       table.className = "pairings-table";
       table.innerHTML = `<caption class="visually-hidden">Round ${round.round} pairings</caption><thead><tr><th scope="col">Board</th><th scope="col">${TEAM_NAMES.north_south}</th><th scope="col">${TEAM_NAMES.east_west}</th><th scope="col">Score</th><th scope="col">Result</th><th scope="col">Table</th></tr></thead><tbody></tbody>`;

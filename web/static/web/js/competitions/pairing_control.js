@@ -5,7 +5,8 @@
 // the rounds it draws (an override) says so with the page's "competition:changed" event.
 
 import { api, problemText } from "../api.js";
-import { entrantNames } from "./words.js";
+import { onClick, onSubmit, sending } from "../forms.js";
+import { entrantNames, pairingNotes } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -54,26 +55,27 @@ async function load() {
   $("forbidden-form").hidden = overview.finished || state.entrants.length < 2;
 }
 
-/** What the rounds say about the organiser's control: a pairing written by hand, and a
- * pair kept apart that met because no pairing without it existed. */
+/** A round's `pairingNotes` as a list (`ul.round-notes`) for the rounds the public page
+ * and the organise page draw, or null when the round has none. */
+export function roundNotes(round, names) {
+  const notes = pairingNotes(round, names);
+  if (!notes.length) return null;
+  const list = document.createElement("ul");
+  list.className = "round-notes";
+  list.replaceChildren(...notes.map(item));
+  return list;
+}
+
+function item(text) {
+  const li = document.createElement("li");
+  li.textContent = text;
+  return li;
+}
+
+/** The section's summary of every round's notes ("Round 2: Paired by hand by ..."). */
 function drawNotes(rounds) {
-  const notes = [];
-  for (const round of rounds) {
-    if (round.manual) {
-      notes.push(`Round ${round.round} is paired by hand (by ${round.manual.by}: ${round.manual.reason}).`);
-    }
-    for (const [a, b] of round.forbidden_meetings || []) {
-      const why = round.manual ? "as written by hand" : "no pairing without them existed";
-      notes.push(`Round ${round.round} pairs ${nameOf(a)} and ${nameOf(b)}, kept apart: ${why}.`);
-    }
-  }
-  $("pairing-notes").replaceChildren(
-    ...notes.map((text) => {
-      const li = document.createElement("li");
-      li.textContent = text;
-      return li;
-    }),
-  );
+  const notes = rounds.flatMap((round) => pairingNotes(round, state.names).map((text) => `Round ${round.round}: ${text}`));
+  $("pairing-notes").replaceChildren(...notes.map(item));
 }
 
 function drawForbidden(pairs) {
@@ -91,40 +93,35 @@ function drawForbidden(pairs) {
       remove.className = "link-button";
       remove.textContent = "Let them meet";
       remove.setAttribute("aria-label", `Let them meet: ${words}`);
-      remove.addEventListener("click", () => allow(pair.entrants, words));
+      remove.addEventListener("click", (event) => allow(event, pair.entrants, words));
       li.append(text, " ", remove);
       return li;
     }),
   );
 }
 
-async function forbid(event) {
-  event.preventDefault();
-  $("forbidden-error").textContent = "";
-  const first = $("forbidden-first").value;
-  const second = $("forbidden-second").value;
-  try {
-    const answer = await call("/forbidden-pairs", {
-      entrants: [first, second],
-      reason: $("forbidden-reason").value.trim(),
-    });
+const forbid = {
+  error: $("forbidden-error"),
+  send: () => {
+    const pair = [$("forbidden-first").value, $("forbidden-second").value];
+    return call("/forbidden-pairs", { entrants: pair, reason: $("forbidden-reason").value.trim() }).then(
+      (answer) => ({ answer, pair }),
+    );
+  },
+  done: ({ answer, pair: [first, second] }) => {
     drawForbidden(answer.forbidden_pairs);
     $("forbidden-reason").value = "";
     say(`${nameOf(first)} and ${nameOf(second)} are kept apart from the next round paired.`);
-  } catch (problem) {
-    $("forbidden-error").textContent = problemText(problem);
-  }
-}
+  },
+};
 
-async function allow(entrants, words) {
-  $("forbidden-error").textContent = "";
-  try {
-    await call("/forbidden-pairs/remove", { entrants });
-    await load();
-    say(`${words} may meet again.`);
-  } catch (problem) {
-    $("forbidden-error").textContent = problemText(problem);
-  }
+function allow(event, entrants, words) {
+  return sending({
+    controls: [event.currentTarget],
+    error: $("forbidden-error"),
+    send: () => call("/forbidden-pairs/remove", { entrants }).then(load),
+    done: () => say(`${words} may meet again.`),
+  });
 }
 
 function boardRow(match, index, ids) {
@@ -147,60 +144,56 @@ function boardRow(match, index, ids) {
   return li;
 }
 
-async function openOverride() {
-  $("override-error").textContent = "";
-  let rounds;
-  try {
-    rounds = (await api(`${state.base}/rounds`)).rounds;
-  } catch (problem) {
-    $("override-error").textContent = problemText(problem);
-    return;
-  }
-  const round = rounds[rounds.length - 1];
-  if (!round || round.started || round.closed) {
-    $("override-form").hidden = true;
-    say(round ? `Round ${round.round} has started: its pairing stays as it is.` : "No round is paired yet.");
-    return;
-  }
-  state.round = round;
-  const ids = [...round.matches.flatMap((m) => [m.north_south, m.east_west]), ...round.byes];
-  $("override-round").textContent = `Round ${round.round}: choose who meets on each board.`;
-  $("override-boards").replaceChildren(...round.matches.map((match, index) => boardRow(match, index, ids)));
-  $("override-bye-row").hidden = round.byes.length === 0;
-  fillSelect($("override-bye"), ids, round.byes[0]);
-  $("override-form").hidden = false;
-  $("override-boards").querySelector("select")?.focus();
-}
+const openOverride = {
+  error: $("override-error"),
+  send: () => api(`${state.base}/rounds`),
+  done: ({ rounds }) => {
+    const round = rounds[rounds.length - 1];
+    if (!round || round.started || round.closed) {
+      $("override-form").hidden = true;
+      say(round ? `Round ${round.round} has started: its pairing stays as it is.` : "No round is paired yet.");
+      return;
+    }
+    state.round = round;
+    const ids = [...round.matches.flatMap((m) => [m.north_south, m.east_west]), ...round.byes];
+    $("override-round").textContent = `Round ${round.round}: choose who meets on each board.`;
+    $("override-boards").replaceChildren(...round.matches.map((match, index) => boardRow(match, index, ids)));
+    $("override-bye-row").hidden = round.byes.length === 0;
+    fillSelect($("override-bye"), ids, round.byes[0]);
+    $("override-form").hidden = false;
+    $("override-boards").querySelector("select")?.focus();
+  },
+};
 
-async function override(event) {
-  event.preventDefault();
-  $("override-error").textContent = "";
-  const round = state.round;
-  const matches = [...$("override-boards").children].map((li) => ({
-    north_south: li.querySelector("[data-side=north_south]").value,
-    east_west: li.querySelector("[data-side=east_west]").value,
-  }));
-  const byes = $("override-bye-row").hidden ? [] : [$("override-bye").value];
-  try {
-    await call(`/rounds/${round.round}/override`, { matches, byes, reason: $("override-reason").value.trim() });
+const override = {
+  error: $("override-error"),
+  send: () => {
+    const round = state.round;
+    const matches = [...$("override-boards").children].map((li) => ({
+      north_south: li.querySelector("[data-side=north_south]").value,
+      east_west: li.querySelector("[data-side=east_west]").value,
+    }));
+    const byes = $("override-bye-row").hidden ? [] : [$("override-bye").value];
+    return call(`/rounds/${round.round}/override`, { matches, byes, reason: $("override-reason").value.trim() })
+      .then(load)
+      .then(() => round);
+  },
+  done: (round) => {
     $("override-form").hidden = true;
     $("override-reason").value = "";
     say(`Round ${round.round} is paired as you wrote it.`);
     state.onChange();
-    await load();
-  } catch (problem) {
-    $("override-error").textContent = problemText(problem);
-  }
-}
+  },
+};
 
 /** Wire the section and draw it (`base`: the competition's API path). */
 export async function startPairingControl({ base, token, onChange }) {
   state.base = base;
   state.token = token || null;
   if (onChange) state.onChange = onChange;
-  $("forbidden-form").addEventListener("submit", forbid);
-  $("override-open").addEventListener("click", openOverride);
-  $("override-form").addEventListener("submit", override);
+  onSubmit($("forbidden-form"), forbid);
+  onClick($("override-open"), openOverride);
+  onSubmit($("override-form"), override);
   $("override-cancel").addEventListener("click", () => ($("override-form").hidden = true));
   try {
     await load();

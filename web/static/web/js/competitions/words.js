@@ -169,3 +169,22 @@ export function entrantStatus(entrant, nextRound, players = {}) {
   if (entrant.checked_in) parts.push(`checked in for round ${nextRound}`);
   return parts.join(" · ");
 }
+
+/**
+ * What a round of the rounds read says about the organiser's control, as sentences: a
+ * pairing written by hand (by whom, and why when the API gives the reason), and each pair
+ * kept apart that meets (the engine found no pairing without it, or the organiser wrote it).
+ */
+export function pairingNotes(round, names = {}) {
+  const notes = [];
+  const manual = round.manual;
+  if (manual) {
+    const by = manual.by ? ` by ${manual.by}` : "";
+    notes.push(manual.reason ? `Paired by hand${by}: ${manual.reason}` : `Paired by hand${by}.`);
+  }
+  for (const [a, b] of round.forbidden_meetings || []) {
+    const why = manual ? "the pairing written by hand puts them together" : "no pairing without this meeting existed";
+    notes.push(`${names[a] || a} and ${names[b] || b} meet although kept apart: ${why}.`);
+  }
+  return notes;
+}

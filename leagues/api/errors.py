@@ -39,6 +39,7 @@ NOT_FOUND = {
     "not_in_competition",
     "unknown_board",
     "not_duplicate",
+    "unknown_table",
 }
 CONFLICT = {
     "round_not_closed",

@@ -52,6 +52,7 @@ from leagues.services import (
     registration,
     results,
 )
+from leagues.services import duplicate as duplicate_services
 from leagues.services import (
     entry_links as entry_link_cmds,
 )
@@ -961,3 +962,20 @@ class BoardAgainResultView(LeaguesView):
     ) -> Response:
         answer = duplicate_reads.board_again_result(competition_id, number, board, table_id)
         return Response(answer)
+
+
+@read(
+    "competition_board_par_play",
+    "Par play `play` (from 1) of a revealed board, played again on the server from the "
+    "board's revealed seed and the play's seed by the recorded bot version and checked "
+    "against its recorded score: `{board, play, bot_version, hand, result}` in a replay's "
+    "shape (409 `board_open` before the reveal; 404 `unknown_par`; throttled as a what-if).",
+)
+class ParPlayView(LeaguesView):
+    def get_throttles(self) -> list[Any]:
+        return [WhatIfThrottle()]
+
+    def get(
+        self, request: Request, competition_id: str, number: int, board: int, play: int
+    ) -> Response:
+        return Response(duplicate_services.replay_par_play(competition_id, number, board, play))

@@ -180,3 +180,23 @@ def test_the_hand_played_again_is_ranked_against_the_field_and_par() -> None:
     assert body["rank"]["matchpoints"] == expected.matchpoints
     assert body["rank"]["imps"] == expected.imps
     assert body["rank"]["top"] == 2 * len(field)
+
+
+def test_a_par_play_is_played_again_from_the_revealed_seeds() -> None:
+    cid, _, _ = open_round()
+    compute_round_par(cid, 1)
+    refused = Client().get(f"/api/competitions/{cid}/rounds/1/boards/1/par/1")
+    assert refused.status_code == 409 and refused.json()["code"] == "board_open"
+    reveal_round(cid)
+    answer = Client().get(f"/api/competitions/{cid}/rounds/1/boards/1/par/1")
+    assert answer.status_code == 200, answer.json()
+    body = answer.json()
+    recorded = load(cid).duplicate[1].pars[1]["plays"][0]
+    assert body["result"]["north_south"]["points"] == recorded["north_south"]
+    assert body["result"]["east_west"]["points"] == recorded["east_west"]
+    hand = body["hand"]
+    shown = Client().get(f"/api/competitions/{cid}/rounds/1/boards").json()["boards"][0]
+    assert hand["deal"] == shown["hands"] and hand["dealer"] == "north"
+    assert len(hand["plays"]) == 52 and len(body["result"]["trick_winners"]) == 13
+    missing = Client().get(f"/api/competitions/{cid}/rounds/1/boards/1/par/2")
+    assert missing.status_code == 404 and missing.json()["code"] == "unknown_par"

@@ -41,6 +41,7 @@ from leagues.domain.decisions import duplicate as dup
 from leagues.domain.decisions import results as result_rules
 from leagues.domain.state import CompetitionState
 from leagues.models import BoardSecret
+from scoring.core.replay import RecordError, replay_document
 
 from .pairing_secrets import seed_of
 from .results import finish_if_complete
@@ -283,7 +284,43 @@ def replay_par_play(
         recorded["east_west"],
     ):
         raise LeagueError("par_mismatch", f"Par play {index} did not give its recorded score.")
-    return par_play_record(played, score, board, index, method.version)
+    answer = par_play_record(played, score, board, index, method.version)
+    # The replay viewer's shape (GET /api/tables/<id>/replay), scored as the one hand of a
+    # game by the same replay the tables use; the board score is ``result`` above.
+    snapshot = dict(state.settings.rules.snapshot)
+    try:
+        replayed = replay_document({"rules": snapshot, "hands": [answer["hand"]]}).as_dict()
+    except RecordError as error:  # pragma: no cover - the engine played it
+        raise LeagueError("par_mismatch", error.message) from None
+    answer["replay"] = {
+        "record": {
+            "table": {
+                "id": f"par-{round_number}-{board}-{index}",
+                "preset": {"name": state.settings.rules.preset},
+                "status": "finished",
+            },
+            "rules": snapshot,
+            "hands": [answer["hand"]],
+        },
+        "hands": [{"number": 1, **hand} for hand in replayed["hands"]],
+        "seats": [
+            {
+                "seat": seat,
+                "kind": "bot",
+                "level": method.level,
+                "user_id": None,
+                "username": None,
+                "reserved": False,
+                "controller": "bot",
+                "bot_level": method.level,
+            }
+            for seat in SEAT_NAMES
+        ],
+        "hand_in_play": None,
+        "totals": replayed["totals"],
+        "winner": replayed["winner"],
+    }
+    return answer
 
 
 def _bid_text(bid: int, blind: bool) -> int | str:

@@ -198,5 +198,8 @@ def test_a_par_play_is_played_again_from_the_revealed_seeds() -> None:
     shown = Client().get(f"/api/competitions/{cid}/rounds/1/boards").json()["boards"][0]
     assert hand["deal"] == shown["hands"] and hand["dealer"] == "north"
     assert len(hand["plays"]) == 52 and len(body["result"]["trick_winners"]) == 13
+    replay = body["replay"]
+    assert replay["record"]["hands"] == [hand]
+    assert replay["hands"][0]["trick_winners"] == body["result"]["trick_winners"]
     missing = Client().get(f"/api/competitions/{cid}/rounds/1/boards/1/par/2")
     assert missing.status_code == 404 and missing.json()["code"] == "unknown_par"

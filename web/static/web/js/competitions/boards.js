@@ -194,7 +194,12 @@ async function drawRound(number, into) {
       const traveller = await api(`${base}/rounds/${number}/boards/${board.board}/traveller`);
       if (traveller.par) {
         const par = document.createElement("p");
-        par.textContent = `Par (${traveller.par.bot_version}): N-S ${traveller.par.north_south}, E-W ${traveller.par.east_west}`;
+        par.textContent = `Par (${traveller.par.bot_version}): N-S ${traveller.par.north_south}, E-W ${traveller.par.east_west}. `;
+        const step = document.createElement("a");
+        step.className = "par-play-link";
+        step.href = `/competitions/${competitionId}/rounds/${number}/boards/${board.board}/par/1/`;
+        step.textContent = `Step through par play 1 of board ${board.board}`;
+        par.append(step);
         item.append(par);
       }
       item.append(travellerTable(traveller));

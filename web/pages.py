@@ -38,6 +38,23 @@ class ReplayPageView(TemplateView):
         return context
 
 
+class ParReplayPageView(TemplateView):
+    """The replay viewer stepping through one par play of a revealed duplicate board: the
+    play is played again by the server from the revealed seeds (``GET .../par/<i>``, the
+    leagues API); the page asks for it, so a board not yet revealed is refused there."""
+
+    template_name = "web/replay.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["table_id"] = ""
+        context["par_source"] = (
+            f"/api/competitions/{kwargs['competition_id']}/rounds/{kwargs['number']}"
+            f"/boards/{kwargs['board']}/par/{kwargs['play']}"
+        )
+        return context
+
+
 DOC = Path(settings.BASE_DIR) / "docs" / "tables.md"
 SECTION = "## Verifying a game by hand"
 

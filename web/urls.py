@@ -18,7 +18,7 @@ from web.competitions import (
     CompetitionPageView,
 )
 from web.leagues import LeagueListView, LeaguePageView, RatingsPageView
-from web.pages import ReplayPageView, VerifyingDocView, WatchView
+from web.pages import ParReplayPageView, ReplayPageView, VerifyingDocView, WatchView
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="web/play.html"), name="web-play"),
@@ -41,6 +41,11 @@ urlpatterns = [
         "competitions/<uuid:competition_id>/boards/",
         CompetitionBoardsView.as_view(),
         name="web-competition-boards",
+    ),
+    path(
+        "competitions/<uuid:competition_id>/rounds/<int:number>/boards/<int:board>/par/<int:play>/",
+        ParReplayPageView.as_view(),
+        name="web-par-replay",
     ),
     path(
         "competitions/<uuid:competition_id>/organise/",

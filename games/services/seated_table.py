@@ -39,6 +39,12 @@ class SeatedTable:
     command_id: str | None = None
     # The other human seats kept for friends: each is taken only by its invite link.
     invited: Sequence[Any] = ()
+    # A quick game of another service's making (a duplicate board played again): the
+    # pinned preset version, the owner tag, the table's own seed and the first dealer.
+    preset_version: int | None = None
+    owner: Mapping[str, Any] | None = None
+    own_seed: str | None = None
+    first_dealer: object = None
 
 
 def _bot_seats(seats: Mapping[Any, Any]) -> list[Any]:
@@ -58,6 +64,9 @@ def _create_and_sit(request: SeatedTable) -> CommandResult:
         turn_timer_seconds=request.turn_timer_seconds,
         spectator_delay_tricks=request.spectator_delay_tricks,
         command_id=_step(request, "create"),
+        preset_version=request.preset_version,
+        owner=None if request.owner is None else dict(request.owner),
+        own_seed=request.own_seed,
     )
     return take_seat(created.table_id, request.seat, request.actor, _step(request, "seat"))
 
@@ -76,7 +85,9 @@ def start_quick_game(request: SeatedTable) -> CommandResult:
         )
     with transaction.atomic():
         seated = _create_and_sit(request)
-        return start_game(seated.table_id, request.actor, _step(request, "start"))
+        return start_game(
+            seated.table_id, request.actor, _step(request, "start"), request.first_dealer
+        )
 
 
 def open_friends_table(request: SeatedTable) -> CommandResult:
@@ -118,6 +129,8 @@ def take_seat(
     return execute(TakeSeat(table_id, seat), actor, command_id=command_id)
 
 
-def start_game(table_id: object, actor: Actor, command_id: str | None) -> CommandResult:
+def start_game(
+    table_id: object, actor: Actor, command_id: str | None, first_dealer: object = None
+) -> CommandResult:
     """The quick game's last step (a seam of its own: the tests make it fail)."""
-    return execute(StartGame(table_id), actor, command_id=command_id)
+    return execute(StartGame(table_id, first_dealer), actor, command_id=command_id)

@@ -278,12 +278,16 @@ class StartGame(TableCommand):
         who = actor_ref(actor)
         table_uuid = parse_table_id(self.table_id)
         fresh = secrets.token_hex(32)
+        # A table created with its own seed given (``create_table(own_seed=...)``: a
+        # revealed duplicate board played again) kept it at creation; one read by key.
+        given = TableSecret.objects.filter(table_id=table_uuid).values_list("seed", flat=True)
+        own = given.first()
         kept: dict[str, bool] = {}
 
         def decide(state: TableState, held: str | None) -> list[ev.DomainEvent]:
             # A table dealing a round's boards was given its seed when it was created.
-            kept["fresh"] = held is None
-            seed = fresh if held is None else held
+            kept["fresh"] = held is None and own is None
+            seed = held if held is not None else own if own is not None else fresh
             return decisions.decide_start(state, who, first_dealer=dealer, seed=seed)
 
         def keep_secret() -> None:
@@ -496,6 +500,7 @@ def create_table(
     owner: dict[str, Any] | None = None,
     deal_seed: str | None = None,
     boards: int | None = None,
+    own_seed: str | None = None,
 ) -> CommandResult:
     """A new table in the lobby. ``rules``: a preset name or ``{"preset": NAME, **overrides}``
     (``preset`` is the same as ``rules=NAME``); the preset version and the full rules
@@ -506,7 +511,13 @@ def create_table(
     ``deal_seed`` with ``boards``: the table deals boards 1..``boards`` of the duplicate
     round with that (secret) seed instead of a fresh seed of its own; the seed is kept now
     (``TableSecret``) and revealed only by ``RevealDeals``.
+    ``own_seed``: the seed the table deals from as its own (``deals`` null) instead of a
+    fresh one, kept now and committed at the start as any own seed; only a *revealed*
+    duplicate board's seed (``board_seed``) is ever given here, so that hand 1 is that
+    board (``leagues.services.board_again``; not an API field).
     """
+    if own_seed is not None and deal_seed is not None:
+        raise CommandRejected("bad_deals", "Give a table its own seed or a round's, not both.")
     who = actor_ref(actor)
     if who.kind == "anonymous":
         raise CommandRejected("players_only", "Sign in to create a table.", 403)
@@ -551,9 +562,10 @@ def create_table(
         if result.duplicate:
             return command_result(table_id, result)
         create_row(table_id, state, result.events[-1].recorded_at)
-        if deal_seed is not None:
+        kept_seed = deal_seed if deal_seed is not None else own_seed
+        if kept_seed is not None:
             TableSecret.objects.create(
-                table_id=table_id, seed=deal_seed, commitment=seed_commitment(deal_seed)
+                table_id=table_id, seed=kept_seed, commitment=seed_commitment(kept_seed)
             )
         put_back(table_id, state, result.events[-1].hash, committed=False)
     return command_result(table_id, result)

@@ -39,6 +39,8 @@ NOT_FOUND = {
     "not_in_competition",
     "unknown_board",
     "not_duplicate",
+    "unknown_table",
+    "unknown_par",
 }
 CONFLICT = {
     "round_not_closed",
@@ -69,6 +71,8 @@ CONFLICT = {
     "round_has_results",
     "no_entry_link",
     "board_open",
+    "par_version_gone",
+    "par_mismatch",
 }
 
 

@@ -407,3 +407,18 @@ class EntrantImportRefusalSerializer(serializers.Serializer[Any]):
 class EntrantImportResultSerializer(serializers.Serializer[Any]):
     imported = serializers.IntegerField(help_text="Entrants registered (each one invited).")
     competition = serializers.DictField(help_text="The competition's overview after it.")
+
+
+# ---------------------------------------------------------------- duplicate
+
+
+class BoardAgainSerializer(RequestSerializer):
+    """Play this board again: the seat to take (the three others are computer players)."""
+
+    seat = serializers.ChoiceField(choices=["north", "east", "south", "west"])
+
+    @classmethod
+    def parse(cls, body: object) -> Any:
+        fields = body if isinstance(body, dict) else {}
+        known_fields(fields, ("seat",))
+        return fields.get("seat")

@@ -39,6 +39,15 @@ urlpatterns = [
     path(f"{C}/duplicate", views.DuplicateView.as_view(), name="competition-duplicate"),
     path(f"{C}/rounds/<int:number>/boards", views.RoundBoardsView.as_view()),
     path(f"{C}/rounds/<int:number>/boards/<int:board>/traveller", views.TravellerView.as_view()),
+    path(f"{C}/rounds/<int:number>/boards/<int:board>/again", views.BoardAgainView.as_view()),
+    path(
+        f"{C}/rounds/<int:number>/boards/<int:board>/par/<int:play>",
+        views.ParPlayView.as_view(),
+    ),
+    path(
+        f"{C}/rounds/<int:number>/boards/<int:board>/again/<uuid:table_id>",
+        views.BoardAgainResultView.as_view(),
+    ),
     path(f"{C}/players/<str:player>/next-match", views.NextMatchView.as_view()),
     path(f"{C}/export", views.ExportView.as_view(), name="competition-export"),
     path(f"{C}/calendar.ics", views.CompetitionCalendarView.as_view(), name="competition-calendar"),

@@ -22,6 +22,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.fields import RulesSpecField
+from games.api.idempotency import command_id_from
+from games.services.errors import CommandRejected
 from leagues.core.errors import LeagueError
 from leagues.domain.decisions import (
     CorrectionRequest,
@@ -43,6 +45,7 @@ from leagues.selectors import competitions as reads
 from leagues.selectors import duplicate as duplicate_reads
 from leagues.selectors.ratings import skill_ratings
 from leagues.services import (
+    board_again,
     calendar_feeds,
     competitions,
     entrant_import,
@@ -50,6 +53,7 @@ from leagues.services import (
     registration,
     results,
 )
+from leagues.services import duplicate as duplicate_services
 from leagues.services import (
     entry_links as entry_link_cmds,
 )
@@ -65,6 +69,7 @@ from services.api.throttles import LeaguesWriteThrottle, WhatIfThrottle
 
 from . import serializers as bodies
 from .errors import LeagueErrorsMixin
+from .serializers import BoardAgainSerializer
 
 MAX_TIEBREAKS = 16
 MAX_QUERY_NUMBER = 10**9
@@ -914,3 +919,67 @@ class RoundBoardsView(LeaguesView):
 class TravellerView(LeaguesView):
     def get(self, request: Request, competition_id: str, number: int, board: int) -> Response:
         return Response(duplicate_reads.board_traveller(competition_id, number, board))
+
+
+@write(
+    "competition_board_again",
+    "Play this board again: a new table dealing this revealed board (one hand) with the "
+    "caller at `seat` and computer players at the others (201 the table: `table_id`); "
+    "409 `board_open` before the board is revealed, nothing created.",
+)
+class BoardAgainView(CommandView):
+    body = BoardAgainSerializer
+    creates = True
+
+    def run(
+        self, user: Any, seat: Any, competition_id: str, number: int, board: int
+    ) -> dict[str, Any]:
+        try:
+            result = board_again.play_board_again(
+                user, competition_id, number, board, seat, command_id_from(self.request)
+            )
+        except CommandRejected as refused:
+            raise ApiProblem(
+                status_code=refused.status, code=refused.code, message=refused.message
+            ) from None
+        return {
+            "table_id": str(result.table_id),
+            "round": number,
+            "board": board,
+            "seat": seat,
+            "level": board_again.LEVEL,
+        }
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return outcome
+
+
+@read(
+    "competition_board_again_result",
+    "Where a board played again would have ranked among the round's tables on it: "
+    "matchpoints, IMPs against the field and against par, and the place (`finished` "
+    "false while its hand is played).",
+)
+class BoardAgainResultView(LeaguesView):
+    def get(
+        self, request: Request, competition_id: str, number: int, board: int, table_id: str
+    ) -> Response:
+        answer = duplicate_reads.board_again_result(competition_id, number, board, table_id)
+        return Response(answer)
+
+
+@read(
+    "competition_board_par_play",
+    "Par play `play` (from 1) of a revealed board, played again on the server from the "
+    "board's revealed seed and the play's seed by the recorded bot version and checked "
+    "against its recorded score: `{board, play, bot_version, hand, result}` in a replay's "
+    "shape (409 `board_open` before the reveal; 404 `unknown_par`; throttled as a what-if).",
+)
+class ParPlayView(LeaguesView):
+    def get_throttles(self) -> list[Any]:
+        return [WhatIfThrottle()]
+
+    def get(
+        self, request: Request, competition_id: str, number: int, board: int, play: int
+    ) -> Response:
+        return Response(duplicate_services.replay_par_play(competition_id, number, board, play))

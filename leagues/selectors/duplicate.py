@@ -15,9 +15,13 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from games.engine.cards import names_in
 from games.engine.rules import rules_from_spec
-from leagues.core.duplicate.board_scoring import traveller
-from leagues.core.duplicate.boards import dealer_of
+from games.engine.seats import SEAT_NAMES
+from games.services.errors import CommandRejected
+from games.services.table_state import reading_state
+from leagues.core.duplicate.board_scoring import score_board, traveller, would_rank
+from leagues.core.duplicate.boards import dealer_of, derive_board
 from leagues.core.duplicate.session import BoardResult, DuplicateState, RoundBoard, stage_seating
 from leagues.core.duplicate.session import DuplicateRound as FileRound
 from leagues.core.duplicate.session import DuplicateSettings as FileDuplicateSettings
@@ -56,7 +60,7 @@ def _par_of(found: DuplicateRound, board: int) -> dict[str, Any] | None:
     }
 
 
-def _shown(found: DuplicateRound, state: CompetitionState, board: int) -> bool:
+def board_shown(found: DuplicateRound, state: CompetitionState, board: int) -> bool:
     """Whether a board's results may be shown: finished everywhere and revealed."""
     return found.is_revealed and board_finished(state, found.number, board)
 
@@ -68,13 +72,14 @@ def round_boards(competition_id: object, round_number: int) -> dict[str, Any]:
     boards = []
     for board in found.boards:
         number = int(board["board"])
-        shown = _shown(found, state, number)
+        shown = board_shown(found, state, number)
         boards.append(
             {
                 **(found.revealed[number] if shown else board),
                 "finished": board_finished(state, round_number, number),
                 "revealed": shown,
                 "par": _par_of(found, number) if shown else None,
+                "hands": _hands(found, number) if shown else None,
             }
         )
     return {
@@ -86,6 +91,12 @@ def round_boards(competition_id: object, round_number: int) -> dict[str, Any]:
     }
 
 
+def _hands(found: DuplicateRound, board: int) -> dict[str, list[str]]:
+    """A revealed board's four hands face up, by seat, re-derived from its seed."""
+    masks = derive_board(str(found.revealed[board]["seed"]), board).hands
+    return {SEAT_NAMES[seat]: names_in(mask) for seat, mask in enumerate(masks)}
+
+
 def board_traveller(competition_id: object, round_number: int, board: int) -> dict[str, Any]:
     """Board ``board``'s traveller: every table's bids, tricks and score, matchpoints and
     IMPs against the field, and par. Refused while any table may still play it."""
@@ -93,7 +104,7 @@ def board_traveller(competition_id: object, round_number: int, board: int) -> di
     found = duplicate_round(state, round_number)
     if board not in found.board_numbers:
         raise LeagueError("unknown_board", f"Round {round_number} has no board {board}.")
-    if not _shown(found, state, board):
+    if not board_shown(found, state, board):
         raise LeagueError(
             "board_open",
             f"Board {board} of round {round_number} is still being played at some table: "
@@ -151,7 +162,7 @@ def standings(competition_id: object, scale: str | None = None) -> dict[str, Any
     }
     for found in state.duplicate.values():
         for board in found.board_numbers:
-            if not _shown(found, state, board):
+            if not board_shown(found, state, board):
                 continue
             for line in _traveller(found, board)["tables"]:
                 for side in ("north_south", "east_west"):
@@ -197,7 +208,7 @@ def file_state(state: CompetitionState) -> DuplicateState | None:
         found = state.duplicate[number]
         paired = state.paired_round(number)
         matches = [] if paired is None else paired.pairing.matches
-        shown = {n for n in found.board_numbers if _shown(found, state, n)}
+        shown = {n for n in found.board_numbers if board_shown(found, state, n)}
         boards = tuple(
             RoundBoard(
                 int(board["board"]),
@@ -261,3 +272,58 @@ def redacted_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> dic
         return data
     board = data.get("par", {}).get("board") if isinstance(data.get("par"), dict) else None
     return {"round": data.get("round"), "board": board, "par": "hidden until revealed"}
+
+
+#: The owner tag's kind of a board played again (``leagues.services.board_again``).
+AGAIN_KIND = "board_again"
+
+
+def board_again_result(
+    competition_id: object, round_number: int, board: int, table_id: object
+) -> dict[str, Any]:
+    """Where a board played again (table ``table_id``) would have ranked among the round's
+    tables on that board, from the seat its player took: ``{table_id, round, board, seat,
+    finished, score?, rank?}``; ``rank`` from ``would_rank`` (matchpoints of
+    ``2 * tables``, IMPs against the field's average and against par, the place).
+    404 ``unknown_table`` for a table that is not this board played again."""
+    state = load(competition_id)
+    found = duplicate_round(state, round_number)
+    if board not in found.board_numbers or not board_shown(found, state, board):
+        raise LeagueError("unknown_board", f"Round {round_number} has no revealed board {board}.")
+    try:
+        with reading_state(table_id) as table:
+            owner = table.owner or {}
+            kinds = table.seat_kinds
+            game = table.game
+            hand = None if game is None or not game.hands else game.hands[0]
+            over = game is not None and game.ledger.finished_after_hand is not None
+    except CommandRejected:  # a malformed id or no such table: the same answer
+        owner, kinds, hand, over = {}, (), None, False
+    wanted = {"kind": AGAIN_KIND, "id": str(state.competition_id), "round": round_number}
+    if any(owner.get(key) != value for key, value in wanted.items()) or owner.get("board") != board:
+        raise LeagueError(
+            "unknown_table", f"That table is not board {board} of round {round_number} again."
+        )
+    seat = next((SEAT_NAMES[i] for i, kind in enumerate(kinds) if kind != "bot"), "north")
+    answer: dict[str, Any] = {
+        "table_id": str(table_id),
+        "round": round_number,
+        "board": board,
+        "seat": seat,
+        "finished": bool(over and hand is not None),
+    }
+    if not answer["finished"]:
+        return answer
+    assert hand is not None and state.settings is not None
+    rules = rules_from_spec(dict(state.settings.rules.snapshot))
+    score = score_board(rules, hand.bids, hand.blind, hand.tricks_won)
+    lines = _traveller(found, board)
+    par = lines["par"]
+    par_net = None
+    if par is not None:
+        par_net = Fraction(par["north_south_total"] - par["east_west_total"], len(par["plays"]))
+    direction = "north_south" if seat in ("north", "south") else "east_west"
+    field = [int(line["net"]) for line in lines["tables"]]
+    answer["score"] = score.as_dict()
+    answer["rank"] = would_rank(field, score.net, direction, par_net).as_dict()
+    return answer

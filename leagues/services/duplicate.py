@@ -26,11 +26,14 @@ from typing import Any
 
 from bots.strategies.registry import exact_strategy
 from bots.strategies.selfplay import play_level
+from games.engine.cards import card_name, names_in
 from games.engine.rules import rules_from_spec
+from games.engine.seats import SEAT_NAMES
 from games.services import table_commands
 from games.services.actors import SystemActor
 from games.services.errors import CommandRejected
 from games.services.table_commands import RevealDeals
+from leagues.core.duplicate.board_scoring import score_board
 from leagues.core.duplicate.boards import derive_board
 from leagues.core.duplicate.par import ParMethod, compute_par, verify_par
 from leagues.core.errors import LeagueError
@@ -38,6 +41,7 @@ from leagues.domain.decisions import duplicate as dup
 from leagues.domain.decisions import results as result_rules
 from leagues.domain.state import CompetitionState
 from leagues.models import BoardSecret
+from scoring.core.replay import RecordError, replay_document
 
 from .pairing_secrets import seed_of
 from .results import finish_if_complete
@@ -232,3 +236,121 @@ def verify_competition_par(competition_id: str) -> list[dict[str, Any]]:
             check = verify_par(board, rules, play_level, version, published)
             lines.append({**line, "ok": check.ok, "problem": check.problem})
     return lines
+
+
+def replay_par_play(
+    competition_id: str, round_number: int, board: int, index: int
+) -> dict[str, Any]:
+    """Par play ``index`` (from 1) of a revealed board, played again here from the board's
+    revealed seed and the play's recorded seed by the recorded bot version (Hard without
+    its wall-clock guard: the same moves on any machine), and checked against the
+    recorded score before it is shown. Nothing is stored: re-playing is cheaper and as
+    exact as a recording, and needs no new event. The answer is a replay's shape (the
+    export's record hand and the replay's result) so the replay stepper draws it.
+
+    Refused: a board not yet revealed (409 ``board_open``), no par or no such play (404
+    ``unknown_par``), a bot version this code no longer plays (409 ``par_version_gone``),
+    a play that does not give its recorded score (409 ``par_mismatch``)."""
+    state = load(competition_id)
+    found = dup.duplicate_round(state, round_number)
+    if board not in found.board_numbers:
+        raise LeagueError("unknown_board", f"Round {round_number} has no board {board}.")
+    if not (found.is_revealed and dup.board_finished(state, round_number, board)):
+        raise LeagueError(
+            "board_open",
+            f"Board {board} of round {round_number} is still being played at some table: "
+            "its par plays are shown once it is revealed.",
+        )
+    published = found.pars.get(board)
+    plays = [] if published is None else published["plays"]
+    if not 1 <= index <= len(plays):
+        raise LeagueError("unknown_par", f"Board {board} has no par play {index}.")
+    method = par_method(state)
+    recorded_version = found.par_versions.get(board)
+    if recorded_version != method.version:
+        raise LeagueError(
+            "par_version_gone",
+            f"This par was played by {recorded_version}; this server plays "
+            f"{method.version}, so it cannot replay it exactly.",
+        )
+    assert state.settings is not None
+    rules = rules_from_spec(dict(state.settings.rules.snapshot))
+    revealed = derive_board(str(found.revealed[board]["seed"]), board)
+    recorded = plays[index - 1]
+    played = play_level(rules, revealed.hands, revealed.dealer, method.level, int(recorded["seed"]))
+    score = score_board(rules, played.bids, played.blind, played.tricks_won)
+    if (score.north_south.points, score.east_west.points) != (
+        recorded["north_south"],
+        recorded["east_west"],
+    ):
+        raise LeagueError("par_mismatch", f"Par play {index} did not give its recorded score.")
+    answer = par_play_record(played, score, board, index, method.version)
+    # The replay viewer's shape (GET /api/tables/<id>/replay), scored as the one hand of a
+    # game by the same replay the tables use; the board score is ``result`` above.
+    snapshot = dict(state.settings.rules.snapshot)
+    try:
+        replayed = replay_document({"rules": snapshot, "hands": [answer["hand"]]}).as_dict()
+    except RecordError as error:  # pragma: no cover - the engine played it
+        raise LeagueError("par_mismatch", error.message) from None
+    answer["replay"] = {
+        "record": {
+            "table": {
+                "id": f"par-{round_number}-{board}-{index}",
+                "preset": {"name": state.settings.rules.preset},
+                "status": "finished",
+            },
+            "rules": snapshot,
+            "hands": [answer["hand"]],
+        },
+        "hands": [{"number": 1, **hand} for hand in replayed["hands"]],
+        "seats": [
+            {
+                "seat": seat,
+                "kind": "bot",
+                "level": method.level,
+                "user_id": None,
+                "username": None,
+                "reserved": False,
+                "controller": "bot",
+                "bot_level": method.level,
+            }
+            for seat in SEAT_NAMES
+        ],
+        "hand_in_play": None,
+        "totals": replayed["totals"],
+        "winner": replayed["winner"],
+    }
+    return answer
+
+
+def _bid_text(bid: int, blind: bool) -> int | str:
+    if bid == 0:
+        return "blind_nil" if blind else "nil"
+    return bid
+
+
+def par_play_record(
+    played: Any, score: Any, board: int, index: int, version: str
+) -> dict[str, Any]:
+    """A played hand as a replay answer's hand: ``record.hands[0]`` and ``hands[0]``."""
+    seats = list(SEAT_NAMES)
+    passes = {seats[seat]: names_in(mask) for seat, mask in enumerate(played.passes) if mask > 0}
+    sides = {}
+    for side, team in (("north_south", score.north_south), ("east_west", score.east_west)):
+        sides[side] = {**team.as_dict(), "hand_score": team.points, "total": team.points}
+    return {
+        "board": board,
+        "play": index,
+        "bot_version": version,
+        "hand": {
+            "dealer": seats[played.dealer],
+            "deal": {seats[seat]: names_in(mask) for seat, mask in enumerate(played.dealt)},
+            "bids": {
+                seats[seat]: _bid_text(bid, played.blind[seat])
+                for seat, bid in enumerate(played.bids)
+            },
+            "passes": passes,
+            "plays": [card_name(card) for card in played.plays],
+        },
+        "result": {"trick_winners": [seats[s] for s in played.trick_winners], **sides},
+    }

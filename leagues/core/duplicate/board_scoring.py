@@ -241,3 +241,65 @@ def team_match(boards: Sequence[tuple[int, int]]) -> TeamMatchScore:
     """Score a team-of-four match from each board's ``(net at A's North-South table,
     net at A's East-West table)``: team A's difference is the first minus the second."""
     return TeamMatchScore(tuple(imps(first - second) for first, second in boards))
+
+
+#: The two directions a board is held in, as a traveller names them.
+DIRECTIONS = ("north_south", "east_west")
+
+
+@dataclass(frozen=True, slots=True)
+class WouldRank:
+    """Where one more play of a board would have ranked among the field that played it
+    ("Play this board again", docs/leagues.md): the field is left as it was, and this
+    result is compared with every one of its tables from the same direction."""
+
+    direction: str
+    net: int
+    tables: int
+    place: int
+    matchpoints: int
+    imps: int
+    imps_against_par: int | None
+
+    @property
+    def top(self) -> int:
+        """The most this result could score: 2 for each table of the field."""
+        return 2 * self.tables
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "direction": self.direction,
+            "net": self.net,
+            "tables": self.tables,
+            "place": self.place,
+            "matchpoints": self.matchpoints,
+            "top": self.top,
+            "imps": self.imps,
+            "imps_against_par": self.imps_against_par,
+        }
+
+
+def would_rank(
+    field_nets: Sequence[int], net: int, direction: str, par_net: Fraction | None = None
+) -> WouldRank:
+    """Rank ``net`` (North-South's points minus East-West's on this play, as every net)
+    for the side that held ``direction`` against ``field_nets`` (the round's tables' nets
+    on the same board): matchpoints 2 for each field result beaten and 1 for each tie (out
+    of ``2 * tables``), IMPs against the field's average net (the datum, this play not in
+    it), IMPs against par, and the place it would have taken (1 + the results better)."""
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction is one of {', '.join(DIRECTIONS)}, not {direction!r}.")
+    sign = 1 if direction == "north_south" else -1
+    own = sign * net
+    field = [sign * other for other in field_nets]
+    points = sum(2 if own > other else 1 if own == other else 0 for other in field)
+    datum = Fraction(sum(field), len(field)) if field else None
+    return WouldRank(
+        direction=direction,
+        net=own,
+        tables=len(field),
+        place=1 + sum(1 for other in field if other > own),
+        matchpoints=points,
+        imps=0 if datum is None else imps(own - datum),
+        imps_against_par=None if par_net is None else imps(own - sign * par_net),
+    )

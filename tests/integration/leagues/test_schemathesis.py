@@ -27,6 +27,8 @@ from hypothesis.errors import Unsatisfiable
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 
+from leagues.services import board_again
+from leagues.services.duplicate import compute_round_par
 from leagues.services.streams import load
 from leagues.services.tables import start_round
 from services.wsgi import application
@@ -37,6 +39,7 @@ from tests.integration.api.test_schemathesis import (  # noqa: F401 - fixture
 from tests.integration.leagues import builders as lg
 
 from .conftest import entrants_of
+from .test_board_again import reveal_round
 from .test_services import play_round
 
 pytestmark = pytest.mark.django_db
@@ -101,8 +104,27 @@ def world(organiser: Any, swiss: Any, players: Callable[[int], list[Any]]) -> di
         lg.enter(organiser, duplicate, **entrant)
     lg.pair_next_round(organiser, duplicate)
     start_round(organiser, duplicate, 1)
+    # The same, its round revealed from recorded results and its par computed: a board
+    # to play again (one table played again already) and a par play to replay.
+    revealed = lg.create_competition(
+        organiser,
+        {
+            "name": "Duplicate revealed",
+            "stages": [{"kind": "round_robin"}],
+            "duplicate": {"boards_per_round": 2, "movement": "teams_of_four", "par_plays": 1},
+        },
+    ).competition_id
+    for entrant in entrants_of(players(8)):
+        lg.enter(organiser, revealed, **entrant)
+    lg.pair_next_round(organiser, revealed)
+    start_round(organiser, revealed, 1)
+    compute_round_par(revealed, 1)
+    reveal_round(revealed)
+    again_table = str(board_again.play_board_again(organiser, revealed, 1, 1, "south").table_id)
     actors = [organiser, invited[0], partner, seated, in_result]
     return {
+        "revealed": revealed,
+        "again_table": again_table,
         "running": running,
         "open": open_,
         "duplicate": duplicate,
@@ -110,6 +132,7 @@ def world(organiser: Any, swiss: Any, players: Callable[[int], list[Any]]) -> di
             running: ["e1", "e2", "e3", "e4", "e5", "e6"],
             open_: ["inv", "e1", "e2"],
             duplicate: ["e1", "e2", "e3", "e4"],
+            revealed: ["e1", "e2", "e3", "e4"],
         },
         "proposal": proposal,
         "results": [result.id for result in state.results],
@@ -154,6 +177,8 @@ def pin(case: Any, world: dict[str, Any], data: st.DataObject) -> str:
         competition, actor = "running", "in_result" if route.endswith("/confirm") else "organiser"
     if route.endswith("/duplicate") or "/boards" in route:
         competition, actor = "duplicate", "organiser"
+    if "/again" in route or "/par/" in route:
+        competition = "revealed"
     path = case.path_parameters or {}
     cid = world[competition]
     choices = {
@@ -165,6 +190,8 @@ def pin(case: Any, world: dict[str, Any], data: st.DataObject) -> str:
         "board": [1, 2],
         "league_id": [world["league"]],
         "player": world["players"],
+        "table_id": [world["again_table"]],
+        "play": [1],
     }
     for name, options in choices.items():
         if name in path:

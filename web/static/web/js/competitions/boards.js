@@ -2,8 +2,14 @@
 // matchpoints or IMPs (a what-if on the other scale), each round's boards and, once a board
 // is finished at every table, its traveller. Everything comes from the leagues API
 // (docs/leagues.md, "Duplicate competitions"); an open board shows its commitment only.
+// A revealed board shows its four hands face up and offers "Play this board again": a new
+// table dealing that board, the player at the seat they choose and computer players at
+// the others; the page remembers the table (this browser only) and, once its hand is
+// over, shows where the result would have ranked among the round's tables.
 
 import { api, problemText } from "../api.js";
+import { cardFace, sortHand } from "../cards.js";
+import * as session from "../session.js";
 
 const $ = (id) => document.getElementById(id);
 const competitionId = document.body.dataset.competition;
@@ -57,7 +63,115 @@ function travellerTable(traveller) {
     tbody.append(row);
   }
   table.append(thead, tbody);
-  return table;
+  // A phone scrolls the traveller sideways inside its own region, not the whole page.
+  const region = document.createElement("div");
+  region.className = "table-scroll";
+  region.tabIndex = 0;
+  region.setAttribute("role", "region");
+  region.setAttribute("aria-label", `Traveller of board ${traveller.board}`);
+  region.append(table);
+  return region;
+}
+
+const SEATS = ["north", "east", "south", "west"];
+const SEAT_WORDS = { north: "North", east: "East", south: "South", west: "West" };
+const DIRECTION_WORDS = { north_south: "North-South", east_west: "East-West" };
+
+function handsFaceUp(hands) {
+  const list = document.createElement("dl");
+  list.className = "board-hands";
+  for (const seat of SEATS) {
+    const name = document.createElement("dt");
+    name.textContent = SEAT_WORDS[seat];
+    const cards = document.createElement("dd");
+    cards.className = "board-hand";
+    cards.dataset.seat = seat;
+    for (const card of sortHand(hands[seat])) cards.append(cardFace(card));
+    list.append(name, cards);
+  }
+  return list;
+}
+
+const againKey = (number, board) => `spades.again.${competitionId}.${number}.${board}`;
+
+function signed(value) {
+  return value > 0 ? `+${value}` : String(value);
+}
+
+async function drawAgainResult(number, board, tableId, into) {
+  const note = document.createElement("p");
+  note.className = "board-again-result";
+  into.append(note);
+  let answer;
+  try {
+    answer = await api(`${base}/rounds/${number}/boards/${board}/again/${tableId}`);
+  } catch (error) {
+    note.textContent = problemText(error);
+    return;
+  }
+  if (!answer.finished) {
+    note.textContent = `Your table for this board (${SEAT_WORDS[answer.seat]}) is still being played. `;
+    const link = document.createElement("a");
+    link.href = `/?table=${tableId}`;
+    link.textContent = "Go to your table";
+    note.append(link);
+    return;
+  }
+  const rank = answer.rank;
+  const par = rank.imps_against_par === null ? "" : `, ${signed(rank.imps_against_par)} IMPs against par`;
+  note.textContent =
+    `Your play from ${DIRECTION_WORDS[rank.direction]} (net ${signed(rank.net)}) would have ranked ` +
+    `${rank.place} of ${rank.tables + 1}: ${rank.matchpoints} of ${rank.top} matchpoints, ` +
+    `${signed(rank.imps)} IMPs against the field${par}.`;
+}
+
+function againForm(number, board, into) {
+  const form = document.createElement("form");
+  form.className = "board-again";
+  const id = `again-${number}-${board}`;
+  const label = document.createElement("label");
+  label.htmlFor = id;
+  label.textContent = "Your seat";
+  const select = document.createElement("select");
+  select.id = id;
+  for (const seat of SEATS) {
+    const option = document.createElement("option");
+    option.value = seat;
+    option.textContent = SEAT_WORDS[seat];
+    select.append(option);
+  }
+  select.value = "south";
+  const button = document.createElement("button");
+  button.type = "submit";
+  button.textContent = "Play this board again";
+  const message = document.createElement("p");
+  message.className = "form-error";
+  message.setAttribute("role", "alert");
+  form.append(label, select, button, message);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    message.textContent = "";
+    const auth = session.loadAuth();
+    if (!auth) {
+      message.textContent = "Sign in to play this board again.";
+      return;
+    }
+    button.disabled = true;
+    try {
+      const table = await api(`${base}/rounds/${number}/boards/${board}/again`, {
+        method: "POST",
+        body: { seat: select.value },
+        token: auth.token,
+        command: true,
+      });
+      localStorage.setItem(againKey(number, board), table.table_id);
+      location.assign(`/?table=${table.table_id}`);
+    } catch (error) {
+      message.textContent = problemText(error);
+      button.disabled = false;
+    }
+  });
+  into.append(form);
 }
 
 async function drawRound(number, into) {
@@ -80,10 +194,19 @@ async function drawRound(number, into) {
       const traveller = await api(`${base}/rounds/${number}/boards/${board.board}/traveller`);
       if (traveller.par) {
         const par = document.createElement("p");
-        par.textContent = `Par (${traveller.par.bot_version}): N-S ${traveller.par.north_south}, E-W ${traveller.par.east_west}`;
+        par.textContent = `Par (${traveller.par.bot_version}): N-S ${traveller.par.north_south}, E-W ${traveller.par.east_west}. `;
+        const step = document.createElement("a");
+        step.className = "par-play-link";
+        step.href = `/competitions/${competitionId}/rounds/${number}/boards/${board.board}/par/1/`;
+        step.textContent = `Step through par play 1 of board ${board.board}`;
+        par.append(step);
         item.append(par);
       }
       item.append(travellerTable(traveller));
+      if (board.hands) item.append(handsFaceUp(board.hands));
+      againForm(number, board.board, item);
+      const remembered = localStorage.getItem(againKey(number, board.board));
+      if (remembered) await drawAgainResult(number, board.board, remembered, item);
     }
     section.append(item);
   }
@@ -108,5 +231,7 @@ async function draw() {
 /** The boards page: drawn now and again when the scale changes. */
 export function start() {
   $("boards-scale").addEventListener("change", draw);
-  draw();
+  draw().then(() => {
+    document.body.dataset.ready = "true";
+  });
 }

@@ -17,9 +17,14 @@ export const PLAY_STEP_MS = 700; // between two steps while playing
 const $ = (id) => document.getElementById(id);
 const section = $("replay-section");
 const tableId = section.dataset.tableId;
+// A duplicate board's par play (/competitions/<id>/rounds/<n>/boards/<b>/par/<i>/): the
+// leagues API plays it again from the revealed seeds; no table, so nothing to verify,
+// download or rescore here.
+const parSource = section.dataset.parSource || null;
 
 const app = {
   replay: null,
+  par: null, // a par play (its board score and version), when the page shows one
   hand: 1,
   states: [],
   index: 0,
@@ -162,6 +167,14 @@ function showSummary() {
   }
   $("replay-summary").textContent = text;
   $("replay-heading").textContent = `Replay of table ${table.id.slice(0, 8)}`;
+  if (app.par) {
+    $("replay-heading").textContent = `Par play ${app.par.play} of board ${app.par.board}`;
+    $("replay-summary").textContent =
+      `${preset}. Four computer players (${app.par.bot_version}) play the board, every move ` +
+      `replayed from the board's revealed seed and the play's seed. Board score: ` +
+      `${TEAM_NAMES.north_south} ${points(app.par.result.north_south.points)}, ` +
+      `${TEAM_NAMES.east_west} ${points(app.par.result.east_west.points)}.`;
+  }
   const note = $("in-play-note");
   note.hidden = inPlay === null;
   if (inPlay !== null) note.textContent = `Hand ${inPlay} is still being played: it appears here once it is over.`;
@@ -368,9 +381,19 @@ function wire() {
 
 export async function start() {
   wire();
-  const verification = showVerification();
+  if (parSource) {
+    for (const part of [".replay-audit", "#verification-details", "#rescore-panel"]) {
+      section.querySelector(part).hidden = true;
+    }
+  }
+  const verification = parSource ? Promise.resolve() : showVerification();
   try {
-    app.replay = await api(`/api/tables/${tableId}/replay`);
+    if (parSource) {
+      app.par = await api(parSource);
+      app.replay = app.par.replay;
+    } else {
+      app.replay = await api(`/api/tables/${tableId}/replay`);
+    }
   } catch (problem) {
     $("replay-error").textContent = problemText(problem);
     await verification;
@@ -383,7 +406,7 @@ export async function start() {
     fillPickers();
     $("replay-body").hidden = false;
     chooseHand(1);
-    await fillRescorePresets();
+    if (!parSource) await fillRescorePresets();
   } else {
     $("replay-empty").hidden = false;
   }

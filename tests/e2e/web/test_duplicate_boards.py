@@ -1,0 +1,77 @@
+"""The boards page of a duplicate round after its reveal, at both screen sizes: each
+board's four hands face up (13 cards a seat), the page accessible (axe-core, every
+control named), and "Play this board again" opening a new table that deals the board,
+the player at the seat they chose, the play page going to it; back on the boards page
+the board says its table is still being played; a par play (computed by the session's
+worker) stepped through in the replay viewer to its score. The round is revealed from
+recorded results (``record_round``), as in tests/integration/leagues/test_board_again.py."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from games.services.table_state import reading_state
+from leagues.services.streams import load
+from tests.e2e.web.conftest import BOTH_SCREENS
+from tests.e2e.web.steps import assert_controls_named, axe_violations
+from tests.e2e.web.test_competition_pages import sign_in_as
+from tests.factories import UserFactory
+from tests.integration.leagues.test_board_again import reveal_round
+from tests.integration.leagues.test_duplicate_api import open_round
+from tests.integration.live.conftest import wait_until
+
+pytestmark = pytest.mark.e2e
+
+
+@BOTH_SCREENS
+def test_a_revealed_board_face_up_and_played_again(page: Any, orm: None) -> None:
+    cid, _, _ = open_round(bots=False)
+    reveal_round(cid)
+    revealed = load(cid).duplicate[1].revealed[1]
+    player = UserFactory(username=f"e2e-again-{uuid.uuid4().hex[:8]}")
+    sign_in_as(page, player)
+    page.goto(f"/competitions/{cid}/boards/")
+    expect(page.locator("body[data-ready='true']")).to_have_count(1)
+    first = page.locator(".board-hands").first
+    for seat in ("north", "east", "south", "west"):
+        expect(first.locator(f".board-hand[data-seat='{seat}'] .card")).to_have_count(13)
+    shown = first.locator(".card").evaluate_all("cards => cards.map((c) => c.dataset.card)")
+    assert sorted(shown) == sorted(revealed["deck"])
+    assert axe_violations(page) == []
+    assert_controls_named(page)
+
+    page.locator("#again-1-1").select_option("west")
+    page.get_by_role("button", name="Play this board again").first.click()
+    page.wait_for_url(re.compile(r"/\?table="))
+    table_id = page.url.split("table=")[1]
+    with reading_state(table_id) as state:
+        assert state.players[3] == player.pk
+        assert state.owner is not None and state.owner["board"] == 1
+        assert state.hand is not None
+    page.goto(f"/competitions/{cid}/boards/")
+    expect(page.locator(".board-again-result").first).to_contain_text("still being played")
+    assert axe_violations(page) == []
+
+
+@BOTH_SCREENS
+def test_a_par_play_is_stepped_through_in_the_replay_viewer(page: Any, orm: None) -> None:
+    cid, _, _ = open_round(bots=False)
+    # The session's worker computes the round's par once it opens (leagues.tasks).
+    wait_until(lambda: len(load(cid).duplicate[1].pars) == 2 or None, 180, "par recorded")
+    reveal_round(cid)
+    page.goto(f"/competitions/{cid}/boards/")
+    expect(page.locator("body[data-ready='true']")).to_have_count(1)
+    page.locator(".par-play-link").first.click()
+    page.wait_for_url(re.compile(r"/par/1/$"))
+    expect(page.locator("#replay-heading")).to_have_text("Par play 1 of board 1")
+    expect(page.locator("#replay-body")).to_be_visible()
+    expect(page.locator(".replay-audit")).to_be_hidden()
+    page.locator("#step-last").click()
+    expect(page.locator("#step-label")).to_contain_text("Hand 1 scored")
+    assert axe_violations(page) == []
+    assert_controls_named(page)

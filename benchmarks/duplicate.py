@@ -637,11 +637,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     same_level = same_level_report(luck_field, args.luck_budget)
     same_level["variance_ratio_seconds"] = round(time.perf_counter() - started, 1)
-    print(
-        f"variance_ratio field: {args.luck_boards} boards x {args.luck_tables} tables "
-        f"in {same_level['variance_ratio_seconds']} s",
-        file=sys.stderr,
-    )
+    # Ahead of the seasons, so a long run shows its luck figures early.
+    print(json.dumps(same_level, sort_keys=True), file=sys.stderr, flush=True)
     model = SkillModel(tau=args.skill_tau)
     started = time.perf_counter()
     pairwise: dict[str, dict[str, Any]] = {}

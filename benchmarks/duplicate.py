@@ -2,7 +2,9 @@
 
 Run ``python -m benchmarks.duplicate [--boards N] [--hard-budget N] [--seasons N]
 [--max-boards N] [--par-boards N] [--workers W] [--seed S] [--pool-file F]
-[--skill-tau T] [--variance-boards N]``; prints one JSON object.
+[--skill-tau T] [--variance-boards N] [--luck-boards N] [--luck-tables N]
+[--luck-budget N] [--quick]``; prints one JSON object (``--quick``: small sizes, a smoke
+run of a couple of minutes).
 
 1. **A pool of boards** (``--boards``, default 24), each played by the bots at every
    ordered pair of levels Easy, Normal and Hard (9 tables a board, one hand each, the
@@ -22,21 +24,31 @@ Run ``python -m benchmarks.duplicate [--boards N] [--hard-budget N] [--seasons N
    (its two partnerships' mu) is Hard > Normal > Easy. ``boards_to_order_levels`` is, per
    rating, the smallest season length of the grid at which at least 95% of ``--seasons``
    seasons order the levels correctly (null: not within ``--max-boards``).
-3. **variance_ratio** (the issue's definition: the variance of a table's net against the
-   field, i.e. net minus the datum, the average net of the *other* tables that held the
-   board in the same direction, over the variance of its raw net): over a separate field
-   of ``--variance-boards`` boards (default 480, the issue asks at least 400), each played
-   at four tables, North-South Normal, Normal, Easy, Easy against East-West Normal,
-   Easy, Normal, Easy (mixed levels; Easy and Normal cost milliseconds a hand, so 480
-   boards take a minute or two where Hard would take an hour). With it: ``cards_share``
-   (the intraclass correlation of the nets by board: what the tables holding the same
-   cards share), ``variance_ratio_floor_infinite_field`` (``1 - cards_share``, the ratio
-   an infinitely large field of these partnerships would give) and ``play_noise_share``
-   (each level replaying a board four-handed with other seeds: the share of the variance
-   inside a board; Easy and Normal turn out deterministic, 0). From the pool, with Hard:
-   ``variance_ratio_with_hard`` (its Mitchell seatings, 3 tables a board),
-   ``..._nine_tables`` (the nine tables of a board as the field) and
-   ``hard_play_noise_share`` (Hard's par plays of the same board with other seeds).
+3. **variance_ratio** (the issue's definition: the variance of a table's North-South net
+   against the field, i.e. net minus the datum, the average net of the *other* tables
+   that held the board in the same direction, over the variance of its raw net) over a
+   **same-level field with seeded play**: ``--luck-boards`` boards (default 400, the
+   issue's minimum), each played at ``--luck-tables`` tables (default 4) of four Hard
+   players, every table with its own decision seeds, Hard at ``--luck-budget`` simulated
+   card plays a decision (default 2,000, a fifth of the platform's, no clock guard: the
+   full budget would take some 12 minutes of two idle cores). Every table is as good as
+   the others, so what its score against the field keeps is the play's own chance, the
+   luck that remains. With it ``variance_ratio_field`` (level, version, budget, tables,
+   boards), ``variance_ratio_play_noise_share`` (the within-board share, the ratio an
+   infinitely large field would give; n tables give about that times n/(n-1)) and
+   ``variance_ratio_cards_share``. Easy and Normal are deterministic, so a field of either
+   alone would give 0.
+   **variance_ratio_mixed_levels**: the same ratio over a separate field of
+   ``--variance-boards`` boards (default 480) at four tables, North-South Normal, Normal,
+   Easy, Easy against East-West Normal, Easy, Normal, Easy. Not the measure of luck: the
+   score against a mixed field also carries the skill difference between the levels
+   (signal). With it ``mixed_levels_cards_share`` (the intraclass correlation of the nets
+   by board), ``variance_ratio_mixed_levels_floor_infinite_field`` and
+   ``play_noise_share`` (each level replaying a board four-handed with other seeds: Easy
+   and Normal, 0). From the pool, with Hard: ``variance_ratio_with_hard`` (its Mitchell
+   seatings, 3 tables a board), ``..._nine_tables`` (the nine tables of a board as the
+   field) and ``hard_play_noise_share`` (Hard's par plays of the same board with other
+   seeds).
 4. **par_boards_per_second**: par as the platform computes it (``par.PAR_METHOD``: Hard
    ``hard-2`` at its full budget with no clock guard, its documented number of plays) on
    one process, over ``--par-boards`` boards.
@@ -353,19 +365,22 @@ def build_field(seed: str, boards: int, workers: int) -> list[dict[str, list[int
     return [field_board(job) for job in jobs]
 
 
-def luck_report(field: Sequence[dict[str, list[int]]]) -> dict[str, Any]:
-    """The issue's variance ratio over the field (every table of a board against the other
-    tables that held it North-South), and where the variance comes from.
+def field_figures(tables: Sequence[Sequence[int]]) -> dict[str, float]:
+    """The issue's variance ratio over a field, and where the variance comes from.
 
-    ``cards_share``: the share of the nets' variance the board itself explains, i.e. what
-    the tables holding the same cards have in common (the intraclass correlation of a
-    one-way analysis of variance by board). An infinitely large field's datum is the
-    board's mean, so ``1 - cards_share`` is the lowest variance ratio any field of these
-    partnerships can give; a field of n tables gives about ``(1 - cards_share) n/(n-1)``.
-    ``play_noise_share``:
-    the within-board share when the same four players replay the board with other seeds.
+    ``tables`` holds, per board, the North-South net of every table that played it (at
+    least two a board, the same count on every board). Each table is compared with the
+    *other* tables that held the board in the same direction (``datums``): ``ratio`` is
+    the variance of net minus datum over the variance of the raw net. ``cards_share`` is
+    the share of the nets' variance the board itself explains (the intraclass correlation
+    of a one-way analysis of variance by board): what the tables holding the same cards
+    have in common. An infinitely large field's datum is the board's mean, so ``floor`` =
+    ``1 - cards_share`` is the lowest ratio any field of these players can give; a field
+    of n tables gives about ``floor * n/(n-1)``.
     """
-    tables = [[nets[f"{ns}-{ew}"][0] for ns, ew in FIELD_PAIRS] for nets in field]
+    counts = {len(nets) for nets in tables}
+    if len(counts) != 1 or min(counts) < 2 or len(tables) < 2:
+        raise ValueError("A field needs two boards or more, each at the same 2+ tables.")
     raw: list[float] = []
     against: list[float] = []
     within: list[float] = []
@@ -376,12 +391,33 @@ def luck_report(field: Sequence[dict[str, list[int]]]) -> dict[str, Any]:
             raw.append(float(net))
             against.append(float(net - datum))
             within.append(float(net) - mean)
-    # One-way analysis of variance by board: the cards' component is what the tables of a
-    # board share beyond what k independent tables' mean would show by chance.
-    k = len(FIELD_PAIRS)
+    # The cards' component is what the tables of a board share beyond what k independent
+    # tables' mean would show by chance.
+    k = counts.pop()
     within_square = sum(x * x for x in within) / (len(tables) * (k - 1))
-    board_means = [sum(nets) / k for nets in tables]
-    cards = max(0.0, _variance(board_means) - within_square / k)
+    cards = max(0.0, _variance([sum(nets) / k for nets in tables]) - within_square / k)
+    total = cards + within_square
+    raw_variance = _variance(raw)
+    return {
+        "ratio": _variance(against) / raw_variance if raw_variance else 0.0,
+        "raw_sd": math.sqrt(raw_variance),
+        "against_field_sd": math.sqrt(_variance(against)),
+        "cards_share": cards / total if total else 1.0,
+        "floor": within_square / total if total else 0.0,
+    }
+
+
+def luck_report(field: Sequence[dict[str, list[int]]]) -> dict[str, Any]:
+    """The issue's ratio over the mixed Easy/Normal field (every table of a board against
+    the other tables that held it North-South), and where the variance comes from
+    (``field_figures``). Not the measure of luck: the score against this field also
+    carries the skill difference between Easy and Normal, which is signal.
+
+    ``play_noise_share``: the within-board share when the same four players replay the
+    board with other seeds.
+    """
+    tables = [[nets[f"{ns}-{ew}"][0] for ns, ew in FIELD_PAIRS] for nets in field]
+    figures = field_figures(tables)
     noise = {}
     for level in FIELD_LEVELS:
         plays = [nets[f"{level}-{level}"] for nets in field]
@@ -389,19 +425,84 @@ def luck_report(field: Sequence[dict[str, list[int]]]) -> dict[str, Any]:
         inside = sum((a - b) ** 2 / 4 for a, b in plays) / len(plays)
         noise[level] = round(inside / spread, 3) if spread else None
     return {
-        "variance_ratio": round(_variance(against) / _variance(raw), 3),
-        "variance_boards": len(field),
-        "variance_field": "4 tables a board: North-South Normal, Normal, Easy, Easy "
-        "against East-West Normal, Easy, Normal, Easy",
-        "raw_sd": round(math.sqrt(_variance(raw)), 1),
-        "against_field_sd": round(math.sqrt(_variance(against)), 1),
-        "cards_share": round(cards / (cards + within_square), 3),
-        "variance_ratio_floor_infinite_field": round(within_square / (cards + within_square), 3),
+        "variance_ratio_mixed_levels": round(figures["ratio"], 3),
+        "variance_ratio_mixed_levels_field": {
+            "levels": "North-South Normal, Normal, Easy, Easy against East-West Normal, "
+            "Easy, Normal, Easy (Easy and Normal are deterministic)",
+            "tables": len(FIELD_PAIRS),
+            "boards": len(field),
+        },
+        "mixed_levels_raw_sd": round(figures["raw_sd"], 1),
+        "mixed_levels_against_field_sd": round(figures["against_field_sd"], 1),
+        "mixed_levels_cards_share": round(figures["cards_share"], 3),
+        "variance_ratio_mixed_levels_floor_infinite_field": round(figures["floor"], 3),
         "play_noise_share": noise,
         "net_correlation_normal_vs_easy_tables": round(
             _correlation([float(nets[0]) for nets in tables], [float(nets[3]) for nets in tables]),
             3,
         ),
+    }
+
+
+LUCK_LEVEL = "hard"
+# Hard's budget in the same-level field: a fifth of the platform's (10,000), about 0.33 s
+# of one core a table where the full budget takes 0.88 s, so 400 boards at 4 tables fit
+# in some 5 minutes of two idle cores.
+LUCK_BUDGET = 2000
+
+
+def luck_board(job: tuple[str, int, int, int]) -> list[int]:
+    """One board of the same-level field: its North-South net at each of ``tables``
+    tables of four Hard players (``budget`` simulated card plays a decision, no clock
+    guard), every table with its own decision seeds."""
+    seed, index, tables, budget = job
+    round_seed = f"duplicate-luck-{seed}-{index // MAX_BOARDS}"
+    number = index % MAX_BOARDS + 1
+    board = derive_board(board_seed(round_seed, number), number)
+    hard = HardStrategy(playout_budget=budget, time_limit_ms=math.inf)
+    nets = []
+    for table in range(tables):
+        base = int.from_bytes(
+            hashlib.sha256(f"{board.seed}|{LUCK_LEVEL}|table-{table}".encode()).digest()[:8],
+            "big",
+        )
+        played = play_deal(RULES, board.hands, board.dealer, [hard] * 4, base)
+        nets.append(score_board(RULES, played.bids, played.blind, played.tricks_won).net)
+    return nets
+
+
+def build_luck_field(
+    seed: str, boards: int, tables: int, budget: int, workers: int
+) -> list[list[int]]:
+    jobs = [(seed, index, tables, budget) for index in range(boards)]
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return pool.map(luck_board, jobs, chunksize=4)
+    return [luck_board(job) for job in jobs]
+
+
+def same_level_report(tables: Sequence[Sequence[int]], budget: int) -> dict[str, Any]:
+    """The issue's ``variance_ratio`` over a field of one level whose play is seeded:
+    every table plays the same cards as well as the others on average, so what a table's
+    net against the field keeps is the play's own chance (the luck that remains), not a
+    skill difference. ``variance_ratio_play_noise_share`` is the within-board share of
+    the variance (the ratio an infinitely large field of these players would give)."""
+    figures = field_figures(tables)
+    return {
+        "variance_ratio": round(figures["ratio"], 3),
+        "variance_ratio_field": {
+            "level": LUCK_LEVEL,
+            "version": HardStrategy().version,
+            "playout_budget": budget,
+            "clock_guard": None,
+            "tables": len(tables[0]),
+            "boards": len(tables),
+            "seating": "four Hard players a table, each table with its own decision seeds",
+        },
+        "variance_ratio_raw_sd": round(figures["raw_sd"], 1),
+        "variance_ratio_against_field_sd": round(figures["against_field_sd"], 1),
+        "variance_ratio_cards_share": round(figures["cards_share"], 3),
+        "variance_ratio_play_noise_share": round(figures["floor"], 3),
     }
 
 
@@ -451,7 +552,20 @@ def par_speed(seed: str, boards: int) -> dict[str, Any]:
     }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+QUICK = {
+    "boards": 6,
+    "hard_budget": 1000,
+    "seasons": 20,
+    "max_boards": 48,
+    "par_boards": 0,
+    "variance_boards": 40,
+    "luck_boards": 24,
+}
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line, bounded (``--quick``: the small sizes of ``QUICK``, each still
+    overridable by its own flag)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--boards", type=int, default=24, help="pool boards (9 tables each)")
     parser.add_argument("--hard-budget", type=int, default=10_000)
@@ -468,6 +582,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--variance-boards", type=int, default=480, help="boards of the Easy/Normal field"
     )
+    parser.add_argument(
+        "--luck-boards", type=int, default=400, help="boards of the same-level (Hard) field"
+    )
+    parser.add_argument("--luck-tables", type=int, default=4, help="its tables a board")
+    parser.add_argument(
+        "--luck-budget", type=int, default=LUCK_BUDGET, help="its Hard playout budget"
+    )
+    parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
+    quick, _ = parser.parse_known_args(argv)
+    if quick.quick:
+        parser.set_defaults(**QUICK)
     args = parser.parse_args(argv)
     limits = {
         "boards": (3, 4096),
@@ -478,12 +603,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         "par_boards": (0, 64),
         "workers": (1, 64),
         "variance_boards": (20, 100_000),
+        "luck_boards": (20, 100_000),
+        "luck_tables": (2, 64),
+        "luck_budget": (100, 100_000),
     }
     for name, (low, high) in limits.items():
         if not low <= getattr(args, name) <= high:
             parser.error(f"--{name.replace('_', '-')} runs from {low} to {high}")
     if not 0.0 <= args.skill_tau <= 1.0:
         parser.error("--skill-tau runs from 0 to 1")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
     if args.pool_file and os.path.exists(args.pool_file):
@@ -498,6 +631,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     luck = luck_report(build_field(args.seed, args.variance_boards, args.workers))
     field_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    luck_field = build_luck_field(
+        args.seed, args.luck_boards, args.luck_tables, args.luck_budget, args.workers
+    )
+    same_level = same_level_report(luck_field, args.luck_budget)
+    same_level["variance_ratio_seconds"] = round(time.perf_counter() - started, 1)
+    # Ahead of the seasons, so a long run shows its luck figures early.
+    print(json.dumps(same_level, sort_keys=True), file=sys.stderr, flush=True)
     model = SkillModel(tau=args.skill_tau)
     started = time.perf_counter()
     pairwise: dict[str, dict[str, Any]] = {}
@@ -509,8 +650,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "boards_to_order_levels": needed,
         "share_ordered": {name: {str(k): v for k, v in by.items()} for name, by in shares.items()},
         "boards_to_separate_pairs": pairwise,
+        **same_level,
         **luck,
-        "variance_seconds": round(field_seconds, 1),
+        "mixed_levels_seconds": round(field_seconds, 1),
         **variance_ratio(pool),
         "mean_net_by_pair": {
             f"{ns}-{ew}": round(sum(p["nets"][(ns, ew)] for p in pool) / len(pool), 1)
@@ -529,6 +671,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     if args.par_boards:
         report.update(par_speed(args.seed, args.par_boards))
+    report["quick"] = args.quick
     report["load_average_1min"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     report["machine"] = {"cpus": os.cpu_count(), "python": platform.python_version()}
     print(json.dumps(report, sort_keys=True))

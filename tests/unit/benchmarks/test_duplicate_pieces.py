@@ -6,13 +6,21 @@ import random
 from fractions import Fraction
 from typing import Any
 
+import pytest
+
 from benchmarks.duplicate import (
     FIELD_PAIRS,
     LEVELS,
+    LUCK_BUDGET,
     PAIRS,
+    QUICK,
     boards_to_order,
+    field_figures,
     hard_noise,
+    luck_board,
     luck_report,
+    parse_args,
+    same_level_report,
     season,
     variance_ratio,
 )
@@ -69,12 +77,79 @@ def field(boards: int, cards_spread: int, noise: int) -> list[dict[str, list[int
 
 def test_the_luck_report_separates_the_cards_from_the_rest() -> None:
     mostly_cards = luck_report(field(400, 150, 10))
-    assert mostly_cards["variance_ratio"] < 0.1 and mostly_cards["cards_share"] > 0.95
+    assert mostly_cards["variance_ratio_mixed_levels"] < 0.1
+    assert mostly_cards["mixed_levels_cards_share"] > 0.95
     assert mostly_cards["play_noise_share"] == {"normal": 0.0, "easy": 0.0}
+    assert mostly_cards["variance_ratio_mixed_levels_field"]["boards"] == 400
     # No card effect at all: the datum only adds its own noise, (1 + 1/3) of the raw.
     no_cards = luck_report(field(2000, 0, 100))
-    assert abs(no_cards["variance_ratio"] - 4 / 3) < 0.1 and no_cards["cards_share"] < 0.05
-    assert abs(no_cards["variance_ratio_floor_infinite_field"] - 1) < 0.05
+    assert abs(no_cards["variance_ratio_mixed_levels"] - 4 / 3) < 0.1
+    assert no_cards["mixed_levels_cards_share"] < 0.05
+    assert abs(no_cards["variance_ratio_mixed_levels_floor_infinite_field"] - 1) < 0.05
+    assert "variance_ratio" not in no_cards  # the issue's name is the same-level field's
+
+
+def same_level(boards: int, tables: int, cards_sd: float, noise_sd: float) -> list[list[int]]:
+    """A synthetic same-level field: what the cards give, plus each table's play noise."""
+    rng = random.Random(11)
+    out = []
+    for _ in range(boards):
+        cards = rng.gauss(0, cards_sd)
+        out.append([round(cards + rng.gauss(0, noise_sd)) for _ in range(tables)])
+    return out
+
+
+def test_a_field_of_equal_tables_leaves_no_luck() -> None:
+    figures = field_figures(same_level(400, 4, 120, 0))
+    assert figures["ratio"] == 0.0 and figures["against_field_sd"] == 0.0
+    assert figures["cards_share"] == 1.0 and figures["floor"] == 0.0
+
+
+@pytest.mark.parametrize("tables", [4, 6])
+def test_without_a_board_effect_the_ratio_is_n_over_n_minus_one(tables: int) -> None:
+    """The datum of n-1 other tables adds 1/(n-1) of a table's variance to its own."""
+    figures = field_figures(same_level(3000, tables, 0, 100))
+    assert abs(figures["ratio"] - tables / (tables - 1)) < 0.05
+    assert figures["cards_share"] < 0.03 and abs(figures["floor"] - 1) < 0.03
+
+
+def test_the_ratio_is_the_play_noise_share_times_n_over_n_minus_one() -> None:
+    # Play noise 60 against the cards' 120: a share of 3600 / (3600 + 14400) = 0.2.
+    figures = field_figures(same_level(4000, 4, 120, 60))
+    assert abs(figures["floor"] - 0.2) < 0.03
+    assert abs(figures["ratio"] - 0.2 * 4 / 3) < 0.04
+
+
+def test_a_field_needs_the_same_two_or_more_tables_on_every_board() -> None:
+    with pytest.raises(ValueError):
+        field_figures([[1, 2], [3, 4, 5]])
+    with pytest.raises(ValueError):
+        field_figures([[1], [2]])
+
+
+def test_the_same_level_report_is_the_issue_s_variance_ratio_and_names_its_field() -> None:
+    report = same_level_report(same_level(400, 5, 120, 60), 2000)
+    assert report["variance_ratio"] == round(field_figures(same_level(400, 5, 120, 60))["ratio"], 3)
+    field_ = report["variance_ratio_field"]
+    assert field_["level"] == "hard" and field_["version"].startswith("hard-")
+    assert (field_["playout_budget"], field_["tables"], field_["boards"]) == (2000, 5, 400)
+    assert 0 < report["variance_ratio_play_noise_share"] < 0.5
+
+
+def test_a_luck_board_is_played_at_every_table_and_repeats() -> None:
+    nets = luck_board(("t", 0, 2, 100))
+    assert len(nets) == 2 and all(isinstance(net, int) for net in nets)
+    assert luck_board(("t", 0, 2, 100)) == nets
+
+
+def test_quick_is_small_and_each_size_still_overridable() -> None:
+    quick = parse_args(["--quick"])
+    assert quick.luck_boards == QUICK["luck_boards"] < 100 and quick.par_boards == 0
+    assert parse_args([]).luck_boards >= 400 and parse_args([]).luck_tables >= 4
+    assert parse_args([]).luck_budget == LUCK_BUDGET
+    assert parse_args(["--quick", "--luck-boards", "60"]).luck_boards == 60
+    with pytest.raises(SystemExit):
+        parse_args(["--luck-tables", "1"])
 
 
 def test_hard_noise_is_the_within_board_share_of_its_par_plays() -> None:

@@ -10,6 +10,7 @@
 import { api, problemText } from "../api.js";
 import { cardFace, sortHand } from "../cards.js";
 import * as session from "../session.js";
+import { TEAM_NAMES } from "../table/words.js";
 
 const $ = (id) => document.getElementById(id);
 const competitionId = document.body.dataset.competition;
@@ -75,7 +76,6 @@ function travellerTable(traveller) {
 
 const SEATS = ["north", "east", "south", "west"];
 const SEAT_WORDS = { north: "North", east: "East", south: "South", west: "West" };
-const DIRECTION_WORDS = { north_south: "North-South", east_west: "East-West" };
 
 function handsFaceUp(hands) {
   const list = document.createElement("dl");
@@ -120,7 +120,7 @@ async function drawAgainResult(number, board, tableId, into) {
   const rank = answer.rank;
   const par = rank.imps_against_par === null ? "" : `, ${signed(rank.imps_against_par)} IMPs against par`;
   note.textContent =
-    `Your play from ${DIRECTION_WORDS[rank.direction]} (net ${signed(rank.net)}) would have ranked ` +
+    `Your play from ${TEAM_NAMES[rank.direction]} (net ${signed(rank.net)}) would have ranked ` +
     `${rank.place} of ${rank.tables + 1}: ${rank.matchpoints} of ${rank.top} matchpoints, ` +
     `${signed(rank.imps)} IMPs against the field${par}.`;
 }

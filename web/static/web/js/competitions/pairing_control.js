@@ -6,6 +6,7 @@
 
 import { api, problemText } from "../api.js";
 import { onClick, onSubmit, sending } from "../forms.js";
+import { TEAM_NAMES, TEAMS } from "../table/words.js";
 import { entrantNames, pairingNotes } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -127,10 +128,7 @@ function allow(event, entrants, words) {
 function boardRow(match, index, ids) {
   const li = document.createElement("li");
   li.dataset.board = String(index + 1);
-  for (const [side, label] of [
-    ["north_south", "North-South"],
-    ["east_west", "East-West"],
-  ]) {
+  for (const [side, label] of TEAMS.map((team) => [team, TEAM_NAMES[team]])) {
     const id = `override-${index + 1}-${side}`;
     const tag = document.createElement("label");
     tag.htmlFor = id;

@@ -34,6 +34,8 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import connection, transaction
 
 from eventstore.reading import read_stream
@@ -103,37 +105,27 @@ def group_name(competition_id: str) -> str:
     return f"competition.{competition_id}"
 
 
-def _announce(changed: dict[str, int]) -> None:
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-
+def _push(competition_id: str, message: dict[str, Any], what: str) -> None:
+    """One message to a competition's sockets. A push is a courtesy: the stored row is
+    the record, and a page that missed it catches up at the next version."""
     layer = get_channel_layer()
     if layer is None:
         return
+    try:
+        async_to_sync(layer.group_send)(group_name(competition_id), message)
+    except Exception:
+        logger.warning("%s push for %s failed", what, competition_id, exc_info=True)
+
+
+def _announce(changed: dict[str, int]) -> None:
     for competition_id, version in changed.items():
-        try:
-            async_to_sync(layer.group_send)(
-                group_name(competition_id), {"type": "standings.changed", "version": version}
-            )
-        except Exception:  # a push is a courtesy: the standings row is the record
-            logger.warning("standings push for %s failed", competition_id, exc_info=True)
+        _push(competition_id, {"type": "standings.changed", "version": version}, "standings")
 
 
 def announce_tables(competition_id: str, round_number: int) -> None:
     """Tell the competition's sockets that a started round's tables all exist now (its
     pages open their boards; a table's creation moves no competition version)."""
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            group_name(competition_id), {"type": "tables.opened", "round": round_number}
-        )
-    except Exception:  # a push is a courtesy: the next version's refresh opens them too
-        logger.warning("tables push for %s failed", competition_id, exc_info=True)
+    _push(competition_id, {"type": "tables.opened", "round": round_number}, "tables")
 
 
 # An upsert that never moves a row back (a rebuild, or a second projector process behind

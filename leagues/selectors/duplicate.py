@@ -29,8 +29,10 @@ from leagues.core.errors import LeagueError
 from leagues.domain import events as ev
 from leagues.domain.decisions.duplicate import (
     board_finished,
+    board_shown,
     duplicate_round,
     require_duplicate,
+    shown_board,
 )
 from leagues.domain.settings import DUPLICATE_SCALES
 from leagues.domain.state import CompetitionState, DuplicateRound
@@ -58,11 +60,6 @@ def _par_of(found: DuplicateRound, board: int) -> dict[str, Any] | None:
         "east_west": _fraction_text(ew),
         "net": _fraction_text(ns - ew),
     }
-
-
-def board_shown(found: DuplicateRound, state: CompetitionState, board: int) -> bool:
-    """Whether a board's results may be shown: finished everywhere and revealed."""
-    return found.is_revealed and board_finished(state, found.number, board)
 
 
 def round_boards(competition_id: object, round_number: int) -> dict[str, Any]:
@@ -101,15 +98,7 @@ def board_traveller(competition_id: object, round_number: int, board: int) -> di
     """Board ``board``'s traveller: every table's bids, tricks and score, matchpoints and
     IMPs against the field, and par. Refused while any table may still play it."""
     state = load(competition_id)
-    found = duplicate_round(state, round_number)
-    if board not in found.board_numbers:
-        raise LeagueError("unknown_board", f"Round {round_number} has no board {board}.")
-    if not board_shown(found, state, board):
-        raise LeagueError(
-            "board_open",
-            f"Board {board} of round {round_number} is still being played at some table: "
-            "its traveller is shown once every table has finished the round's boards.",
-        )
+    found = shown_board(state, round_number, board, what="its traveller is shown")
     return _traveller(found, board)
 
 

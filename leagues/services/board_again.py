@@ -22,8 +22,7 @@ from games.services.actors import Actor
 from games.services.command_runner import CommandResult
 from games.services.seated_table import SeatedTable, start_quick_game
 from leagues.core.errors import LeagueError
-from leagues.domain.decisions.duplicate import duplicate_round, require_duplicate
-from leagues.selectors.duplicate import board_shown
+from leagues.domain.decisions.duplicate import require_duplicate, shown_board
 
 from .streams import load
 
@@ -56,15 +55,7 @@ def play_board_again(
     require_duplicate(state)
     settings = state.settings
     assert settings is not None
-    found = duplicate_round(state, round_number)
-    if board not in found.board_numbers:
-        raise LeagueError("unknown_board", f"Round {round_number} has no board {board}.")
-    if not board_shown(found, state, board):
-        raise LeagueError(
-            "board_open",
-            f"Board {board} of round {round_number} is still being played at some table: "
-            "it can be played again once every table has finished it and it is revealed.",
-        )
+    found = shown_board(state, round_number, board, what="it can be played again")
     if not isinstance(seat, str) or seat not in SEAT_NAMES:
         raise LeagueError(
             "invalid", f"seat is one of {', '.join(SEAT_NAMES)}, not {str(seat)[:20]!r}."

@@ -252,15 +252,7 @@ def replay_par_play(
     ``unknown_par``), a bot version this code no longer plays (409 ``par_version_gone``),
     a play that does not give its recorded score (409 ``par_mismatch``)."""
     state = load(competition_id)
-    found = dup.duplicate_round(state, round_number)
-    if board not in found.board_numbers:
-        raise LeagueError("unknown_board", f"Round {round_number} has no board {board}.")
-    if not (found.is_revealed and dup.board_finished(state, round_number, board)):
-        raise LeagueError(
-            "board_open",
-            f"Board {board} of round {round_number} is still being played at some table: "
-            "its par plays are shown once it is revealed.",
-        )
+    found = dup.shown_board(state, round_number, board, what="its par plays are shown")
     published = found.pars.get(board)
     plays = [] if published is None else published["plays"]
     if not 1 <= index <= len(plays):

@@ -167,6 +167,29 @@ def board_finished(state: CompetitionState, round_number: int, board: int) -> bo
     return bool(tables) and tables <= played
 
 
+def board_shown(found: DuplicateRound, state: CompetitionState, board: int) -> bool:
+    """Whether a board's results may be shown: finished everywhere and revealed."""
+    return found.is_revealed and board_finished(state, found.number, board)
+
+
+def shown_board(
+    state: CompetitionState, round_number: int, board: int, *, what: str
+) -> DuplicateRound:
+    """The round of a board that may be shown, or a refusal in words: no such board
+    (``unknown_board``), or one some table may still play (``board_open``: ``what`` is
+    what waits for it, e.g. "its traveller is shown")."""
+    found = duplicate_round(state, round_number)
+    if board not in found.board_numbers:
+        raise LeagueError("unknown_board", f"Round {round_number} has no board {board}.")
+    if not board_shown(found, state, board):
+        raise LeagueError(
+            "board_open",
+            f"Board {board} of round {round_number} is still being played at some table: "
+            f"{what} once every table has finished it and it is revealed.",
+        )
+    return found
+
+
 def skill_boards(
     state: CompetitionState, round_number: int
 ) -> list[tuple[int, list[PlayersOnBoard], Fraction | None]]:

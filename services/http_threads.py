@@ -1,11 +1,11 @@
 """The table API's requests served whole in a bounded pool of threads, off daphne's loop.
 
-Django's ASGI handler runs every sync middleware and view of a process in one thread
-(``thread_sensitive``), and a sync middleware between async ones (WhiteNoise) makes each
-request hop between that thread and the event loop, the loop that also sends every
-socket's messages. Table commands queued for that one thread: a web process answered at
-most one command per command's wall time, waits on PostgreSQL included (docs/benchmarks.md,
-"Capacity").
+Django's ASGI handler gives each request a thread of its own (a ``ThreadSensitiveContext``:
+a thread created for the request and joined when it ends), and every sync middleware
+(WhiteNoise among async ones) makes the request hop between that thread and the event
+loop, the loop that also sends every socket's messages: thread creation and those hops
+were about a quarter of the web's time per move (docs/benchmarks.md, "Capacity",
+session 7).
 
 :class:`ThreadPoolHandler` serves a request as a WSGI server would: the whole sync
 middleware chain and view, ``request_started`` and ``request_finished`` (so

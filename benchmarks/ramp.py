@@ -70,8 +70,9 @@ def grown(tables: int, factor: float) -> int:
 def shrunk(tables: int, factor: float) -> int | None:
     """The next count of a downward search: ``tables / factor``, at least one fewer;
     None below one table."""
-    smaller = min(tables - 1, math.floor(tables / factor))
-    return smaller if smaller >= 1 else None
+    if tables <= 1:
+        return None
+    return max(1, min(tables - 1, math.floor(tables / factor)))
 
 
 def between(held: int, failed: int) -> int | None:

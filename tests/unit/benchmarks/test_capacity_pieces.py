@@ -90,6 +90,7 @@ def test_the_ramp_stops_at_its_ceiling_and_steps_down_when_the_first_step_fails(
     assert failing.after(10, held=True) == 13  # then the refinement between 10 and 16
     assert failing.after(13, held=False) is None
     assert (failing.largest_held, failing.smallest_failed) == (10, 13)
+    assert Ramp(start=2, factor=3, ceiling=10).after(2, held=False) == 1  # never below 1
     nothing = Ramp(start=2, factor=2, ceiling=10)
     assert nothing.after(2, held=False) == 1
     assert nothing.after(1, held=False) is None

@@ -1,7 +1,9 @@
 from django.apps import AppConfig
 
-# No models behind these (a Signal, a registry of due-time rules), so they load with the
-# registry.
+# No models behind these (signals, the redactor and due-time registries), so they load
+# with the registry.
+from eventstore.redaction import register_redactor
+from eventstore.signals import events_committed
 from games.live.due import register_rule
 from games.live.presence import seated_player_connected
 
@@ -12,11 +14,10 @@ class LeaguesConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here, not at the top: the projections, the receivers (through
-        # leagues.services.presence), both quota modules and the tasks import models, which
-        # cannot load while the app registry is being filled.
+        # leagues.services.presence), both quota modules, the tasks (the par task's too) and
+        # the duplicate selector (the par redactor) import models, which cannot load while
+        # the app registry is being filled.
         # Standings, table results and ratings follow the event log (projector process).
-        from eventstore.redaction import register_redactor
-        from eventstore.signals import events_committed
         from eventstore.subscriptions import register_projection
         from games.services.quotas import bot_tables_elsewhere
         from leagues.duplicate_tasks import on_boards_committed

@@ -87,12 +87,7 @@ def rating_history(
         "username": names.get(player),
         "rating": None
         if current is None
-        else {
-            "mu": current.mu,
-            "sigma": current.sigma,
-            "ordinal": current.ordinal,
-            "matches": current.matches,
-        },
+        else _rating(current.mu, current.sigma, current.ordinal, current.matches),
         "matches": [
             _match(change, results.get(change.result_key), competitions) for change in changes
         ],
@@ -201,12 +196,7 @@ def skill_history(
         "username": names.get(player),
         "rating": None
         if current is None
-        else {
-            "mu": current.mu,
-            "sigma": current.sigma,
-            "ordinal": current.conservative,
-            "matches": current.boards,
-        },
+        else _rating(current.mu, current.sigma, current.conservative, current.boards),
         "matches": [_board(change, competitions) for change in changes],
         "earlier": earlier,
         "names": names,
@@ -235,3 +225,8 @@ def _board(change: SkillChange, competitions: dict[str, dict[str, Any]]) -> dict
         "after": {"mu": change.mu_after, "sigma": change.sigma_after, "ordinal": after},
         "change": after - before,
     }
+
+
+def _rating(mu: float, sigma: float, ordinal: float, matches: int) -> dict[str, Any]:
+    """A history answer's current rating (a skill rating counts boards as its matches)."""
+    return {"mu": mu, "sigma": sigma, "ordinal": ordinal, "matches": matches}

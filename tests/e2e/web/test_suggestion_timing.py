@@ -18,6 +18,7 @@ import re
 import uuid
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.engine.hand import BIDDING
@@ -103,8 +104,6 @@ def test_the_suggestion_is_on_screen_within_300_ms_of_each_bidding_turn(
 ) -> None:
     page.context.add_init_script(WATCH_TURNS)
     username = sign_up(page)
-    from django.contrib.auth import get_user_model
-
     users = {seat: UserFactory(username=f"e2e-{seat}-{uuid.uuid4().hex[:8]}") for seat in OTHERS}
     users["south"] = get_user_model().objects.get(username=username)
     table = TableFactory(

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from django.db import connections
 from playwright.sync_api import expect
 
 from leagues.services.tables import start_round
@@ -24,8 +25,6 @@ pytestmark = pytest.mark.e2e
 
 
 def start_in_thread(organiser: Any, cid: str) -> None:
-    from django.db import connections
-
     try:
         start_round(organiser, cid, 1)
     finally:

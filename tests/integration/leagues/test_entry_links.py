@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from eventstore.models import Event
 from leagues.models import EntryLinkSecret
+from tests.factories import UserFactory
 from tests.integration.api.test_throttles import assert_throttled
 from tests.integration.leagues import builders as lg
 
@@ -132,8 +133,6 @@ def test_a_new_player_and_their_partner_come_in_by_the_links(
 
 
 def lg_user(name: str) -> Any:
-    from tests.factories import UserFactory
-
     return UserFactory(username=name)
 
 

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engine.deal import seed_commitment
 from leagues.core.competition_csv import competition_csv
 from leagues.core.competition_file import (
     CompetitionFileError,
@@ -23,6 +24,7 @@ from leagues.core.competition_file import (
 from leagues.core.duplicate.boards import board_seed, round_commitment
 from leagues.core.duplicate.movements import teams_of_four
 from leagues.core.duplicate.session import (
+    DuplicateSettings,
     duplicate_standings,
     pair_next_duplicate_round,
     session_schedule,
@@ -169,7 +171,7 @@ def test_pair_follows_the_movement_from_round_one() -> None:
     following = pair_next_duplicate_round(state, [e.id for e in competition.entrants], "x", "r2")
     assert following.number == 2
     assert [b.board for b in following.boards] == [3, 4]
-    assert following.boards[0].seed_hash == _hash(board_seed("r2", 3))
+    assert following.boards[0].seed_hash == seed_commitment(board_seed("r2", 3))
     assert following.commitment == round_commitment("r2")
     # North-South stay at their tables, East-West move up one.
     first = {s["table"]: s for s in document["rounds"][0]["seating"]}
@@ -188,12 +190,6 @@ def test_pair_follows_the_movement_from_round_one() -> None:
     with pytest.raises(LeagueError, match="Every round of the duplicate movement is paired"):
         state = read(document).duplicate
         pair_next_duplicate_round(state, [e.id for e in competition.entrants], "x", "r4")
-
-
-def _hash(seed: str) -> str:
-    from games.engine.deal import seed_commitment
-
-    return seed_commitment(seed)
 
 
 def test_revealed_seeds_are_checked() -> None:
@@ -330,8 +326,6 @@ def test_the_csv_carries_boards_seating_and_board_results() -> None:
 
 
 def test_session_schedule_refuses_what_no_movement_gives() -> None:
-    from leagues.core.duplicate.session import DuplicateSettings
-
     with pytest.raises(LeagueError, match="two rounds"):
         session_schedule(DuplicateSettings("teams_of_four", 2, 3, 2))
     with pytest.raises(LeagueError, match="at most 64"):

@@ -33,7 +33,7 @@ from leagues.core.competition_file import (
 from leagues.core.duplicate.board_scoring import imps, score_board
 from leagues.core.duplicate.boards import board_seed, dealer_of, round_commitment
 from leagues.core.duplicate.session import duplicate_standings, stage_round_boards
-from tests.unit.leagues.duplicate_files import random_hand
+from tests.unit.leagues.duplicate_files import played_document, random_hand
 
 BID = {"nil": 0, "blind_nil": 0}
 
@@ -225,8 +225,6 @@ def test_round_trip_and_standings_from_the_file_alone(
 
 
 def test_movement_files_are_unchanged_by_the_seating_field() -> None:
-    from tests.unit.leagues.duplicate_files import played_document
-
     document = played_document(random.Random(3))
     written = competition_document(read(document))
     assert "seating" not in written["competition"]["duplicate"]

@@ -5,15 +5,25 @@ their rounds exactly as they did."""
 
 from __future__ import annotations
 
+import copy
+import json
 import random
 from collections import Counter
 from functools import cache
+from itertools import permutations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leagues.core import knockout, swiss
 from leagues.core.commitment import commitment, derive, verify_round
+from leagues.core.competition import pair_next_round
+from leagues.core.competition_file import (
+    CompetitionFileError,
+    competition_document,
+    read_competition,
+)
 from leagues.core.pairings import (
     RoundPairing,
     forbidden_among,
@@ -23,6 +33,7 @@ from leagues.core.pairings import (
 )
 from leagues.core.swiss import SwissEntrant, swiss_entrants
 
+from .test_competition_file import GOOD
 from .test_swiss import pairs_of, play
 
 Key = tuple[int, int, int, int]
@@ -237,8 +248,6 @@ def test_a_knockout_first_round_has_no_forbidden_pair_a_lower_half_swap_avoids(
     count: int, seed: int, density: float
 ) -> None:
     """Against brute force over every arrangement of the lower half's entrants."""
-    from itertools import permutations
-
     rng = random.Random(seed)
     seeds = [f"s{n}" for n in range(1, count + 1)]
     forbidden = frozenset(
@@ -262,20 +271,6 @@ def test_a_knockout_first_round_has_no_forbidden_pair_a_lower_half_swap_avoids(
 
 
 def test_a_competition_file_carries_its_forbidden_pairs_and_pairs_around_them() -> None:
-    import copy
-    import json
-
-    import pytest
-
-    from leagues.core.competition import pair_next_round
-    from leagues.core.competition_file import (
-        CompetitionFileError,
-        competition_document,
-        read_competition,
-    )
-
-    from .test_competition_file import GOOD
-
     document = copy.deepcopy(GOOD)
     document["forbidden_pairs"] = [["B", "A"], ["A", "B"]]
     competition = read_competition(json.dumps(document))

@@ -33,28 +33,33 @@ export async function showSetup() {
   }
   // Enabled only once the rules list is filled: a click before would send no preset.
   $("start-game").disabled = false;
+  // The lists are drawn for the player signed in now: an answer arriving after they
+  // signed out (or in as someone else) is dropped, not drawn for nobody.
+  const auth = app.auth;
+  if (!auth) return; // signed out while the rules list loaded
   await Promise.all([
-    offerContinue(),
-    showMyGames(),
-    showOpenTables(),
-    showTablesInPlay(),
-    showNextMatches($("next-matches"), $("next-matches-list"), app.auth.token),
+    offerContinue(auth),
+    showMyGames(auth),
+    showOpenTables(auth),
+    showTablesInPlay(auth),
+    showNextMatches($("next-matches"), $("next-matches-list"), auth.token),
   ]);
 }
 
 /** Tables in the lobby with a free seat for a person: join one. */
-async function showOpenTables() {
+async function showOpenTables(auth) {
   const box = $("open-tables");
   let page;
   try {
-    page = await api("/api/tables?status=lobby", { token: app.auth.token });
+    page = await api("/api/tables?status=lobby", { token: auth.token });
   } catch {
     box.hidden = true;
     return;
   }
+  if (app.auth !== auth) return;
   const items = [];
   for (const table of page.results) {
-    if (table.seats.some((s) => s.username === app.auth.username)) continue;
+    if (table.seats.some((s) => s.username === auth.username)) continue;
     // A seat kept for a friend is taken only by its link: it is no free seat here.
     const open = table.seats.filter((s) => s.kind === "human" && !s.username && !s.reserved);
     if (!open.length) continue;
@@ -79,7 +84,7 @@ async function showOpenTables() {
 }
 
 /** Tables in play anyone may watch (a spectator sees no hand in play). */
-async function showTablesInPlay() {
+async function showTablesInPlay(auth) {
   const box = $("watch-tables");
   let page;
   try {
@@ -88,8 +93,9 @@ async function showTablesInPlay() {
     box.hidden = true;
     return;
   }
+  if (app.auth !== auth) return;
   const items = page.results
-    .filter((t) => !t.seats.some((s) => s.username === app.auth.username))
+    .filter((t) => !t.seats.some((s) => s.username === auth.username))
     .slice(0, 10)
     .map((table) => {
       const li = document.createElement("li");
@@ -134,20 +140,22 @@ async function joinTable(tableId, seat, invitation = null) {
 }
 
 /** The player's tables from the server, in play first: Continue, or Replay once finished. */
-async function showMyGames() {
+async function showMyGames(auth) {
   const box = $("my-games");
   let page;
   try {
-    page = await api("/api/tables?mine=true", { token: app.auth.token });
+    page = await api("/api/tables?mine=true", { token: auth.token });
   } catch (problem) {
+    if (app.auth !== auth) return;
     if (problem instanceof ApiError && problem.status === 401) return app.screens.logOut();
     box.hidden = true;
     return;
   }
+  if (app.auth !== auth) return;
   const games = [...page.results];
   games.sort((a, b) => (a.status === "playing" ? 0 : 1) - (b.status === "playing" ? 0 : 1));
   const list = $("my-games-list");
-  list.replaceChildren(...games.map(myGameItem));
+  list.replaceChildren(...games.map((table) => myGameItem(table, auth.username)));
   box.hidden = games.length === 0;
 }
 
@@ -164,12 +172,12 @@ function lastPlayed(iso) {
   return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
-function myGameItem(table) {
+function myGameItem(table, username) {
   const li = document.createElement("li");
   li.className = "game-item";
   li.dataset.table = table.id;
   li.dataset.status = table.status;
-  const mine = table.seats.find((s) => s.username === app.auth.username);
+  const mine = table.seats.find((s) => s.username === username);
   const team = mine ? TEAM_OF[mine.seat] : "north_south";
   const other = team === "north_south" ? "east_west" : "north_south";
   const us = points((table.totals || {})[team] || 0);
@@ -234,13 +242,14 @@ function describePreset() {
   $("setup-preset-description").textContent = parts.join(" ");
 }
 
-async function offerContinue() {
+async function offerContinue(auth) {
   const box = $("continue-box");
   box.hidden = true;
   const tableId = session.loadTableId();
   if (!tableId) return;
   try {
-    const view = await api(`/api/tables/${tableId}`, { token: app.auth.token });
+    const view = await api(`/api/tables/${tableId}`, { token: auth.token });
+    if (app.auth !== auth) return;
     if (view.status !== "playing" || !view.your_seat) {
       session.clearTableId();
       return;

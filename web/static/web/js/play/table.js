@@ -28,8 +28,9 @@ function renderLobby(view) {
       $("lobby-error").textContent = text;
     },
     changed: async () => {
+      if (!app.auth) return;
       const fresh = await api(`/api/tables/${view.id}`, { token: app.auth.token }).catch(() => null);
-      if (fresh) renderLobby(fresh);
+      if (fresh && app.tableId === view.id) renderLobby(fresh);
     },
   }).then(() => {
     if (render === app.lobbyRender) $("seat-invites").replaceChildren(...list.children);
@@ -68,6 +69,8 @@ export async function openTable(tableId) {
     $("setup-error").textContent = problem.message;
     return;
   }
+  // Logged out, or another table opened, while the view was on its way: it is not drawn.
+  if (!app.auth || app.tableId !== tableId) return;
   enqueue(view, []);
   const live = new TableLive(tableId, app.auth.token, {
     onMessage: (message) => {
@@ -182,6 +185,7 @@ async function command(path, body) {
 }
 
 async function refresh() {
+  if (!app.auth || !app.tableId) return;
   try {
     const view = await api(`/api/tables/${app.tableId}`, { token: app.auth.token });
     enqueue(view, []);

@@ -10,6 +10,8 @@ rounds of two boards, through a real Celery worker and projector.
   the closed room's East-West partnership, IMPs per board from the documented table on the
   open room's net minus the closed room's, more IMPs win;
 - the standings rank by those team results first (2 a win, 1 a draw), then the scale;
+- each table's match result (``MatchResultRecorded``, what the official standings count)
+  is its team match's IMPs and winner, seen from that table;
 - the export read by ``manage.py standings FILE`` with no database in reach gives the same
   rows and the same team matches.
 """
@@ -20,6 +22,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from leagues.core.results import effective_results
 from leagues.services.streams import load
 from leagues.services.tables import start_round
 from tests.integration.leagues import builders as lg
@@ -168,6 +171,26 @@ def test_a_teams_of_four_competition_scores_its_matches_by_imps_per_board(
     assert sum(row["team"]["won"] + row["team"]["drawn"] + row["team"]["lost"] for row in rows) == (
         8 * ROUNDS
     )
+
+    # Each table's match result (what the official standings count) is its team
+    # match's: the IMPs of the team sitting North-South there and of the other.
+    state = load(cid)
+    recorded = {(r.round, r.board): r for r in effective_results(state.results)}
+    assert len(recorded) == ROUNDS * 4
+    for m in expected:
+        a, b = m["imps"]
+        ahead = {None: None, "a": "north_south", "b": "east_west"}[m["winner"]]
+        behind = {None: None, "a": "east_west", "b": "north_south"}[m["winner"]]
+        opened = recorded[(m["round"], 2 * m["match"] - 1)]
+        closed_room = recorded[(m["round"], 2 * m["match"])]
+        assert (opened.north_south_points, opened.east_west_points, opened.winner) == (a, b, ahead)
+        assert (closed_room.north_south_points, closed_room.east_west_points) == (b, a)
+        assert closed_room.winner == behind
+    official = client.get(f"/api/competitions/{cid}/standings").json()["standings"]["rows"]
+    assert {row["entrant"]: (row["wins"], row["draws"], row["losses"]) for row in official} == {
+        row["entrant"]: (row["team"]["won"], row["team"]["drawn"], row["team"]["lost"])
+        for row in rows
+    }
 
     # The export, and manage.py standings on it alone, give the same table and matches.
     _, csv_text, path = exported(client, cid, tmp_path, "teams")

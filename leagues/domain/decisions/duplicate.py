@@ -6,8 +6,9 @@ The platform seats a duplicate round as its pairing says: the round's match ``t`
 board order) is table ``t``, its North-South entrant North-South for every board. The
 movement decides how the tables are grouped and what a board is compared with:
 ``teams_of_four`` groups tables ``2m-1`` and ``2m`` into team match ``m`` (so it needs an
-even number of tables, as ``leagues.core.duplicate.movements.teams_of_four`` says); the
-Mitchells compare every table of the round. Every table deals every board of the round,
+even number of tables, as ``leagues.core.duplicate.movements.teams_of_four`` says), and
+each table's match result is its team match's (:func:`team_result`); the Mitchells
+compare every table of the round. Every table deals every board of the round,
 in order (the barometer style of ``movements``), from the round's secret seed.
 """
 

@@ -457,6 +457,7 @@ class ComparedResult:
         r = self.result
         return {
             "table": r.table,
+            "group": self.group,
             "north_south": r.north_south,
             "east_west": r.east_west,
             "bids": r.bids_dict(),

@@ -208,6 +208,16 @@ def test_a_teams_of_four_competition_scores_its_matches_by_imps_per_board(
             for r in shown["rows"]
         ]
         assert shown_matches(from_file) == expected
+        # The file's travellers compare exactly as the platform's.
+        for traveller in from_file["travellers"]:
+            url = f"/api/competitions/{cid}/rounds/{traveller['round']}/boards/{traveller['board']}"
+            lines = client.get(f"{url}/traveller").json()["tables"]
+            assert [
+                (line["table"], line["group"], line["matchpoints"], line["imps"])
+                for line in traveller["lines"]
+            ] == [
+                (line["table"], line["group"], line["matchpoints"], line["imps"]) for line in lines
+            ]
     text = run("standings", str(path))
     assert text.returncode == 0, text.stderr
     assert "won" in text.stdout.splitlines()[0]

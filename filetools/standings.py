@@ -97,14 +97,24 @@ def duplicate_text(
 
 
 def duplicate_table_text(standings: DuplicateStandings) -> str:
-    """Every figure a tie-break reads is a column (matchpoints, IMPs, tops)."""
+    """Every figure a tie-break reads is a column (matchpoints, IMPs, tops); in teams of
+    four the team matches won, drawn and lost and their points come first."""
+    teams = standings.team_matches is not None
+    head = f"{'won':>3} {'drawn':>5} {'lost':>4} {'pts':>3}  " if teams else ""
     lines = [
-        f"{'#':>3}  {'entrant':<24} {'field':<11} {'boards':>6} {'MP':>5} {'%':>6} "
+        f"{'#':>3}  {'entrant':<24} {head}{'field':<11} {'boards':>6} {'MP':>5} {'%':>6} "
         f"{'IMPs':>5} {'tops':>4}"
     ]
     for row in standings.rows:
+        team = row.team or {}
+        figures = (
+            f"{team.get('won', 0):>3} {team.get('drawn', 0):>5} {team.get('lost', 0):>4} "
+            f"{team.get('points', 0):>3}  "
+            if teams
+            else ""
+        )
         lines.append(
-            f"{row.rank:>3}  {row.entrant:<24} {row.field:<11} {row.boards:>6} "
+            f"{row.rank:>3}  {row.entrant:<24} {figures}{row.field:<11} {row.boards:>6} "
             f"{row.matchpoints:>5} {float(row.percent):>6.2f} {row.imps:>5} {row.tops:>4}"
         )
     return "".join(f"{line}\n" for line in lines)

@@ -311,6 +311,10 @@ def _duplicate_rows(
             "percent": f"{float(row.percent):.2f}",
             "imps": row.imps,
             "tops": row.tops,
+            # Teams of four: the team matches the partnership's side won, drew, lost.
+            "wins": None if row.team is None else row.team["won"],
+            "draws": None if row.team is None else row.team["drawn"],
+            "losses": None if row.team is None else row.team["lost"],
         }
 
 

@@ -22,7 +22,14 @@ from games.services.errors import CommandRejected
 from games.services.table_state import reading_state
 from leagues.core.duplicate.board_scoring import score_board, traveller, would_rank
 from leagues.core.duplicate.boards import dealer_of, derive_board
-from leagues.core.duplicate.session import BoardResult, DuplicateState, RoundBoard, stage_seating
+from leagues.core.duplicate.session import (
+    BoardResult,
+    DuplicateState,
+    RoundBoard,
+    duplicate_standings,
+    group_of,
+    stage_seating,
+)
 from leagues.core.duplicate.session import DuplicateRound as FileRound
 from leagues.core.duplicate.session import DuplicateSettings as FileDuplicateSettings
 from leagues.core.errors import LeagueError
@@ -103,21 +110,30 @@ def board_traveller(competition_id: object, round_number: int, board: int) -> di
 
 
 def _traveller(found: DuplicateRound, board: int) -> dict[str, Any]:
+    """Every table's line on ``board``, compared within its group (``session.group_of``:
+    a teams-of-four round's team match, tables ``2m-1`` and ``2m``; otherwise the whole
+    round), the same comparison the competition file's ``compared`` makes."""
     results = sorted((r for r in found.results if int(r["board"]) == board), key=_table)
     par = _par_of(found, board)
     par_net = None if par is None else found.par_net(board)
-    nets = [
-        (int(r["table"]), 0, 0, int(r["score"]["north_south"]) - int(r["score"]["east_west"]))
-        for r in results
-    ]
-    lines = traveller(nets, par_net)
+    groups: dict[int, list[Mapping[str, Any]]] = {}
+    for r in results:
+        groups.setdefault(group_of(found.movement, _table(r)), []).append(r)
+    lines: dict[int, dict[str, Any]] = {}
+    for group, members in groups.items():
+        nets = [
+            (_table(r), 0, 0, int(r["score"]["north_south"]) - int(r["score"]["east_west"]))
+            for r in members
+        ]
+        for line in traveller(nets, par_net):
+            lines[line.table] = {**line.as_dict(), "group": group}
     return {
         "round": found.number,
         "board": board,
         "par": par,
         "tables": [
             {
-                **line.as_dict(),
+                **lines[_table(r)],
                 "table_id": r["table_id"],
                 "north_south": r["north_south"],
                 "east_west": r["east_west"],
@@ -126,7 +142,7 @@ def _traveller(found: DuplicateRound, board: int) -> dict[str, Any]:
                 "tricks": r["tricks"],
                 "score": r["score"],
             }
-            for line, r in zip(lines, results, strict=True)
+            for r in results
         ],
     }
 
@@ -138,7 +154,13 @@ def _table(result: Mapping[str, Any]) -> int:
 def standings(competition_id: object, scale: str | None = None) -> dict[str, Any]:
     """The duplicate standings: each entrant's total on the competition's scale (or, a
     what-if, on ``scale``), over the boards that may be shown, best first; ties share a
-    place. Both totals are given, so a what-if is the same answer sorted otherwise."""
+    place. Both totals are given, so a what-if is the same answer sorted otherwise. A
+    teams-of-four competition ranks first by team match points (``team``: matches won,
+    drawn, lost, and their points) and lists its ``team_matches``.
+
+    Computed by the competition file's own scorer on the export's view of the events
+    (:func:`file_state`, ``session.duplicate_standings``), so ``manage.py standings`` on
+    the export gives this very table."""
     state = load(competition_id)
     settings = require_duplicate(state)
     chosen = settings.scale if scale is None else scale
@@ -146,30 +168,31 @@ def standings(competition_id: object, scale: str | None = None) -> dict[str, Any
         raise LeagueError(
             "invalid", f"scale is one of {', '.join(DUPLICATE_SCALES)}, not {chosen!r}."
         )
-    totals: dict[str, dict[str, int]] = {
-        entrant: {"matchpoints": 0, "imps": 0, "boards": 0} for entrant in state.entrants
-    }
-    for found in state.duplicate.values():
-        for board in found.board_numbers:
-            if not board_shown(found, state, board):
-                continue
-            for line in _traveller(found, board)["tables"]:
-                for side in ("north_south", "east_west"):
-                    entry = totals.setdefault(
-                        line[side], {"matchpoints": 0, "imps": 0, "boards": 0}
-                    )
-                    entry["matchpoints"] += line["matchpoints"][side]
-                    entry["imps"] += line["imps"][side]
-                    entry["boards"] += 1
-    order = sorted(totals.items(), key=lambda item: (-item[1][chosen], item[0]))
+    as_file = file_state(state)
+    assert as_file is not None
+    entrants = list(state.entrants)
+    entrants += sorted(
+        {e for r in as_file.results for e in (r.north_south, r.east_west)} - set(entrants)
+    )
+    table = duplicate_standings(as_file, entrants, "", chosen)
     rows: list[dict[str, Any]] = []
-    for index, (entrant, entry) in enumerate(order):
-        place = index + 1
-        if rows and order[index - 1][1][chosen] == entry[chosen]:
-            place = rows[-1]["place"]
-        name = state.entrants[entrant].name if entrant in state.entrants else entrant
-        rows.append({"place": place, "entrant": entrant, "name": name, **entry})
-    return {"scale": chosen, "official": chosen == settings.scale, "rows": rows}
+    for row in table.rows:
+        name = state.entrants[row.entrant].name if row.entrant in state.entrants else row.entrant
+        entry = {
+            "place": row.rank,
+            "entrant": row.entrant,
+            "name": name,
+            "matchpoints": row.matchpoints,
+            "imps": row.imps,
+            "boards": row.boards,
+        }
+        if row.team is not None:
+            entry["team"] = dict(row.team)
+        rows.append(entry)
+    answer: dict[str, Any] = {"scale": chosen, "official": chosen == settings.scale, "rows": rows}
+    if table.team_matches is not None:
+        answer["team_matches"] = [match.as_dict() for match in table.team_matches]
+    return answer
 
 
 def file_state(state: CompetitionState) -> DuplicateState | None:

@@ -101,12 +101,16 @@ def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) ->
             if "seed" not in seeds:
                 seeds["seed"] = seed_of(competition_id, round_number)
             result = row.result
+            # Teams of four: the table's result is its team match's (IMPs, the boards'
+            # results being in by now), so the official standings count team matches.
+            team = dup.team_result(state, round_number, row.board)
+            points, winner = team if team is not None else (result["points"], result["winner"])
             return result_rules.decide_result(
                 state,
                 round_number=round_number,
                 board=row.board,
-                points=result["points"],
-                winner=result["winner"],
+                points=points,
+                winner=winner,
                 source="table",
                 seed=seeds["seed"],
                 actor=DUPLICATE_ACTOR,

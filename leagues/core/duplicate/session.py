@@ -15,18 +15,26 @@ and every later round is the movement's next round under the same slots. A file 
 seatings are not one movement under one assignment of slots is refused.
 
 **Comparison groups.** A board's results are compared among the tables that held it in
-the same direction in the same group: in a teams-of-four movement the two tables of one
-match (the open and the closed room), otherwise every table of the round (the whole
-field plays every board of its round at the same time). In a plain Mitchell the
-North-South and East-West partnerships are two fields, ranked apart; with the arrow
-switch and in teams of four, one.
+the same direction in the same group: in a teams-of-four competition the two tables of one
+match (table ``2m-1``, the open room, and ``2m``, the closed room), whichever the
+seating; otherwise every table of the round (the whole field plays every board of its
+round at the same time). In a plain Mitchell the North-South and East-West partnerships
+are two fields, ranked apart; with the arrow switch and in teams of four, one.
+
+**Team matches** (``team_matches``): in teams of four, team A of match ``m`` is the open
+room's North-South partnership and the closed room's East-West one, team B the other two;
+each board gives team A ``imps(open net - closed net)`` (``board_scoring.team_match``),
+the team with more IMPs wins the match (equal: a draw), and the standings rank first by
+the team match points each partnership's matches gave (2 a win, 1 a draw), then as below.
+A movement-seated file's match is its two rounds (the halves) under fixed slots; a
+stage-seated round is one match per pair of tables, its teams whoever the stages seated
+there that round.
 
 **Stage seating** (``DuplicateSettings.seating == "stages"``, the platform's): the
 competition's stages pair each round's matches, match ``t`` is table ``t`` and plays every
 board of the round (numbered from 1 in each round, from the boards' own round seed:
-``stage_round_boards``, ``stage_seating``); every table of a round is one group whatever
-the movement, and the standings share a rank on equal totals (no tie-breaks), as the
-platform's ``GET .../duplicate`` does.
+``stage_round_boards``, ``stage_seating``); the standings share a rank on equal totals (no
+tie-breaks), as the platform's ``GET .../duplicate`` does.
 """
 
 from __future__ import annotations
@@ -42,7 +50,14 @@ from games.engine.seats import SEAT_NAMES
 
 from ..errors import LeagueError
 from ..lots import lot
-from .board_scoring import imps_against_field, matchpoints, score_board, top
+from .board_scoring import (
+    TeamMatchScore,
+    imps_against_field,
+    matchpoints,
+    score_board,
+    team_match,
+    top,
+)
 from .boards import MAX_BOARDS, board_seed, dealer_of, round_commitment
 from .movements import Schedule, Seating, mitchell, movement, teams_of_four
 
@@ -442,6 +457,7 @@ class ComparedResult:
         r = self.result
         return {
             "table": r.table,
+            "group": self.group,
             "north_south": r.north_south,
             "east_west": r.east_west,
             "bids": r.bids_dict(),
@@ -453,12 +469,11 @@ class ComparedResult:
         }
 
 
-def group_of(movement_name: str, table: int, seating: str = "movement") -> int:
-    """A table's comparison group: its match in a teams-of-four movement, else the whole
-    field (0). A stage-seated round is one field whatever the movement, as the platform
-    compares it (docs/leagues.md, "Duplicate competitions")."""
-    if seating == "stages":
-        return 0
+def group_of(movement_name: str, table: int) -> int:
+    """A table's comparison group: its team match ``m`` (tables ``2m-1``, ``2m``: the open
+    and the closed room) in a teams-of-four competition, whichever the seating (the
+    platform compares the same way, docs/leagues.md "Duplicate competitions"), else the
+    whole field (0)."""
     return (table + 1) // 2 if movement_name == "teams_of_four" else 0
 
 
@@ -467,11 +482,7 @@ def compared(state: DuplicateState) -> list[ComparedResult]:
     groups: dict[tuple[int, int, int], list[BoardResult]] = {}
     for result in state.results:
         settings = state.settings
-        key = (
-            result.round,
-            result.board,
-            group_of(settings.movement, result.table, settings.seating),
-        )
+        key = (result.round, result.board, group_of(settings.movement, result.table))
         groups.setdefault(key, []).append(result)
     out: list[ComparedResult] = []
     for (_, _, group), members in sorted(groups.items()):
@@ -494,6 +505,105 @@ def travellers(state: DuplicateState) -> list[dict[str, Any]]:
     ]
 
 
+TEAM_MOVEMENT = "teams_of_four"
+#: What a team match gives each of its partnerships in the team standings: 2 a win,
+#: 1 a draw (equal IMPs), 0 a loss.
+TEAM_MATCH_POINTS = {"won": 2, "drawn": 1, "lost": 0}
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMatch:
+    """A team-of-four match as its board results make it.
+
+    ``match`` ``m`` is tables ``2m-1`` (the open room) and ``2m`` (the closed room);
+    ``round`` is the round it was played in when stage-seated, 0 in a movement-seated
+    file (whose two rounds are the one match's halves). Team A is the open room's
+    North-South partnership and the closed room's East-West one, team B the other two,
+    so each team holds each board once in each direction. Only boards with a result in
+    both rooms count; ``boards`` lists them as ``(round, board)``, and ``score`` has
+    team A's IMPs on each (``board_scoring.team_match``: the open room's net minus the
+    closed room's, converted by the IMP table).
+    """
+
+    round: int
+    match: int
+    team_a: tuple[str, ...]
+    team_b: tuple[str, ...]
+    boards: tuple[tuple[int, int], ...]
+    score: TeamMatchScore
+
+    def outcome(self, entrant: str) -> str | None:
+        """``won``, ``drawn`` or ``lost`` for a partnership of the match, else None."""
+        side = "a" if entrant in self.team_a else "b" if entrant in self.team_b else None
+        if side is None:
+            return None
+        winner = self.score.winner
+        return "drawn" if winner is None else "won" if winner == side else "lost"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "match": self.match,
+            "tables": [2 * self.match - 1, 2 * self.match],
+            "team_a": {"entrants": list(self.team_a), "imps": self.score.team_a},
+            "team_b": {"entrants": list(self.team_b), "imps": self.score.team_b},
+            "winner": self.score.winner,
+            "boards": [
+                {"round": rnd, "board": board, "imps": points}
+                for (rnd, board), points in zip(self.boards, self.score.board_imps, strict=True)
+            ],
+        }
+
+
+def team_matches(state: DuplicateState) -> list[TeamMatch]:
+    """Every team-of-four match of the results, by round then match (none for another
+    movement). A table whose partner room has no result on a board (an odd table out)
+    plays no team match on it."""
+    settings = state.settings
+    if settings.movement != TEAM_MOVEMENT:
+        return []
+    rooms: dict[tuple[int, int], dict[tuple[int, int], dict[int, BoardResult]]] = {}
+    for r in state.results:
+        key = (r.round if settings.stage_seated else 0, group_of(settings.movement, r.table))
+        rooms.setdefault(key, {}).setdefault((r.round, r.board), {})[r.table] = r
+    out: list[TeamMatch] = []
+    for (rnd, match), boards in sorted(rooms.items()):
+        open_room, closed_room = 2 * match - 1, 2 * match
+        played = [
+            (board, tables[open_room], tables[closed_room])
+            for board, tables in sorted(boards.items())
+            if open_room in tables and closed_room in tables
+        ]
+        if not played:
+            continue
+        team_a = tuple(dict.fromkeys(e for _, o, c in played for e in (o.north_south, c.east_west)))
+        team_b = tuple(dict.fromkeys(e for _, o, c in played for e in (o.east_west, c.north_south)))
+        out.append(
+            TeamMatch(
+                rnd,
+                match,
+                team_a,
+                team_b,
+                tuple(board for board, _, _ in played),
+                team_match([(o.net, c.net) for _, o, c in played]),
+            )
+        )
+    return out
+
+
+def team_records(matches: Sequence[TeamMatch]) -> dict[str, dict[str, int]]:
+    """Each partnership's team matches won, drawn and lost, and its team match points."""
+    records: dict[str, dict[str, int]] = {}
+    for found in matches:
+        for entrant in (*found.team_a, *found.team_b):
+            outcome = found.outcome(entrant)
+            assert outcome is not None
+            row = records.setdefault(entrant, {"won": 0, "drawn": 0, "lost": 0, "points": 0})
+            row[outcome] += 1
+            row["points"] += TEAM_MATCH_POINTS[outcome]
+    return records
+
+
 @dataclass(frozen=True, slots=True)
 class DuplicateRow:
     rank: int
@@ -505,6 +615,8 @@ class DuplicateRow:
     imps: int
     tops: int
     tiebreaks: dict[str, int]
+    #: A teams-of-four competition's team record (``team_records``), else None.
+    team: dict[str, int] | None = None
 
     @property
     def percent(self) -> Fraction:
@@ -522,6 +634,7 @@ class DuplicateRow:
             "imps": self.imps,
             "tops": self.tops,
             "tiebreaks": dict(self.tiebreaks),
+            **({} if self.team is None else {"team": dict(self.team)}),
         }
 
 
@@ -531,16 +644,20 @@ class DuplicateStandings:
     tiebreaks: tuple[str, ...]
     rows: tuple[DuplicateRow, ...]
     boards: int
+    #: A teams-of-four competition's matches (``team_matches``), else None.
+    team_matches: tuple[TeamMatch, ...] | None = None
 
     def order(self) -> list[str]:
         return [row.entrant for row in self.rows]
 
     def as_dict(self) -> dict[str, Any]:
+        teams = {"team_matches": [m.as_dict() for m in self.team_matches or ()]}
         return {
             "scale": self.scale,
             "tiebreaks": list(self.tiebreaks),
             "board_results": self.boards,
             "rows": [row.as_dict() for row in self.rows],
+            **(teams if self.team_matches is not None else {}),
         }
 
 
@@ -566,7 +683,8 @@ def duplicate_standings(
     tiebreaks: Sequence[str] | None = None,
 ) -> DuplicateStandings:
     """The table: by the scale's total (matchpoints or IMPs against the group), then each
-    tie-break in turn, then the draw of lots; ranks run within each field."""
+    tie-break in turn, then the draw of lots; ranks run within each field. A teams-of-four
+    competition ranks first by its team match points (``TEAM_MATCH_POINTS``), then so."""
     scale = scale or state.settings.scale
     if scale not in SCALES:
         raise LeagueError(
@@ -594,68 +712,60 @@ def duplicate_standings(
             row["top"] += line.top
             row["imps"] += diff
             row["tops"] += int(line.top > 0 and mp == line.top)
+    teams = state.settings.movement == TEAM_MOVEMENT
+    matches = tuple(team_matches(state)) if teams else None
+    records = team_records(matches or ())
+    empty = {"won": 0, "drawn": 0, "lost": 0, "points": 0}
+    team = {e: dict(records.get(e, empty)) for e in entrants} if teams else None
+
+    def team_points(entrant: str) -> int:
+        return 0 if team is None else team[entrant]["points"]
 
     def key(entrant: str) -> tuple[Any, ...]:
         values = totals[entrant]
         return (
+            -team_points(entrant),
             -values[scale],
             *(-values[name] for name in order if name != "lots"),
             lot(lots_seed, entrant),
         )
 
+    def row_of(rank: int, entrant: str, field_name: str) -> DuplicateRow:
+        v = totals[entrant]
+        return DuplicateRow(
+            rank,
+            entrant,
+            field_name,
+            v["boards"],
+            v["matchpoints"],
+            v["top"],
+            v["imps"],
+            v["tops"],
+            {tb: v[tb] for tb in order if tb != "lots"},
+            None if team is None else team[entrant],
+        )
+
     if state.settings.stage_seated:
-        return _shared_places(state, entrants, scale, order, totals)
+        # The platform's table (``GET .../duplicate``): one field, best first; equal
+        # (team points and) totals share a place, listed by id; tie-break figures shown,
+        # not used.
+        ranked = sorted(entrants, key=lambda e: (-team_points(e), -totals[e][scale], e))
+        shared: list[DuplicateRow] = []
+        for index, entrant in enumerate(ranked):
+            place = index + 1
+            before = ranked[index - 1] if index else None
+            if before is not None and (team_points(before), totals[before][scale]) == (
+                team_points(entrant),
+                totals[entrant][scale],
+            ):
+                place = shared[-1].rank
+            shared.append(row_of(place, entrant, "all"))
+        return DuplicateStandings(scale, (), tuple(shared), len(state.results), matches)
     fields: dict[str, list[str]] = {}
     for entrant in entrants:
         fields.setdefault(field_of(state.settings.movement, entrant, state), []).append(entrant)
     rows: list[DuplicateRow] = []
     for name in sorted(fields, key=lambda f: ("all", "north_south", "east_west").index(f)):
         for rank, entrant in enumerate(sorted(fields[name], key=key), start=1):
-            v = totals[entrant]
-            rows.append(
-                DuplicateRow(
-                    rank,
-                    entrant,
-                    name,
-                    v["boards"],
-                    v["matchpoints"],
-                    v["top"],
-                    v["imps"],
-                    v["tops"],
-                    {tb: v[tb] for tb in order if tb != "lots"},
-                )
-            )
-    return DuplicateStandings(scale, order, tuple(rows), len(state.results))
-
-
-def _shared_places(
-    state: DuplicateState,
-    entrants: Sequence[str],
-    scale: str,
-    order: tuple[str, ...],
-    totals: Mapping[str, Mapping[str, int]],
-) -> DuplicateStandings:
-    """A stage-seated competition's table, as the platform's (``GET .../duplicate``):
-    one field by the scale's total, best first; entrants with equal totals share a place
-    and are listed by id. The tie-break figures are shown, not used."""
-    ranked = sorted(entrants, key=lambda entrant: (-totals[entrant][scale], entrant))
-    rows: list[DuplicateRow] = []
-    for index, entrant in enumerate(ranked):
-        v = totals[entrant]
-        place = index + 1
-        if rows and totals[ranked[index - 1]][scale] == v[scale]:
-            place = rows[-1].rank
-        rows.append(
-            DuplicateRow(
-                place,
-                entrant,
-                "all",
-                v["boards"],
-                v["matchpoints"],
-                v["top"],
-                v["imps"],
-                v["tops"],
-                {tb: v[tb] for tb in order if tb != "lots"},
-            )
-        )
-    return DuplicateStandings(scale, (), tuple(rows), len(state.results))
+            rows.append(row_of(rank, entrant, name))
+    return DuplicateStandings(scale, order, tuple(rows), len(state.results), matches)

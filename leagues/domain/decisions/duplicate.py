@@ -6,8 +6,9 @@ The platform seats a duplicate round as its pairing says: the round's match ``t`
 board order) is table ``t``, its North-South entrant North-South for every board. The
 movement decides how the tables are grouped and what a board is compared with:
 ``teams_of_four`` groups tables ``2m-1`` and ``2m`` into team match ``m`` (so it needs an
-even number of tables, as ``leagues.core.duplicate.movements.teams_of_four`` says); the
-Mitchells compare every table of the round. Every table deals every board of the round,
+even number of tables, as ``leagues.core.duplicate.movements.teams_of_four`` says), and
+each table's match result is its team match's (:func:`team_result`); the Mitchells
+compare every table of the round. Every table deals every board of the round,
 in order (the barometer style of ``movements``), from the round's secret seed.
 """
 
@@ -19,10 +20,11 @@ from typing import Any
 
 from eventstore.records import NewEvent
 from games.engine.rules import Rules
-from leagues.core.duplicate.board_scoring import score_board
+from leagues.core.duplicate.board_scoring import score_board, team_match
 from leagues.core.duplicate.boards import Board, derive_boards, round_commitment
 from leagues.core.duplicate.movements import movement
 from leagues.core.duplicate.par import Par
+from leagues.core.duplicate.session import group_of
 from leagues.core.duplicate.skill import PlayersOnBoard
 from leagues.core.errors import LeagueError
 
@@ -124,6 +126,39 @@ def decide_board_results(
             )
         )
     return out
+
+
+def team_result(
+    state: CompetitionState, round_number: int, table: int
+) -> tuple[dict[str, int], str | None] | None:
+    """A teams-of-four table's match result: its team match's (tables ``2m-1``, the open
+    room, and ``2m``, the closed room; ``session.team_matches``), seen from the table.
+
+    Team A is the open room's North-South and the closed room's East-West partnership,
+    so every table seats one partnership of each team: the table's ``points`` are the
+    IMPs of the team its North-South partnership belongs to and of the other
+    (``board_scoring.team_match``: each board's open-room net minus the closed room's,
+    converted by the IMP table), and its ``winner`` the side whose team has more (equal:
+    a draw). None for another movement, or before both rooms have every board recorded.
+    """
+    settings = require_duplicate(state)
+    found = state.duplicate.get(round_number)
+    if settings.movement != "teams_of_four" or found is None:
+        return None
+    match = group_of(settings.movement, table)
+    open_room, closed_room = 2 * match - 1, 2 * match
+    nets = {
+        (int(r["table"]), int(r["board"])): int(r["score"]["north_south"])
+        - int(r["score"]["east_west"])
+        for r in found.results
+    }
+    rooms = [((open_room, b), (closed_room, b)) for b in found.board_numbers]
+    if not all(o in nets and c in nets for o, c in rooms):
+        return None
+    score = team_match([(nets[o], nets[c]) for o, c in rooms])
+    ns, ew = (score.team_a, score.team_b) if table == open_room else (score.team_b, score.team_a)
+    winner = None if ns == ew else "north_south" if ns > ew else "east_west"
+    return {"north_south": ns, "east_west": ew}, winner
 
 
 def decide_reveal(

@@ -17,12 +17,14 @@ from playwright.sync_api import expect
 
 from games.services.table_state import reading_state
 from leagues.services.streams import load
+from leagues.services.tables import start_round
 from tests.e2e.web.conftest import BOTH_SCREENS
 from tests.e2e.web.steps import assert_controls_named, axe_violations
 from tests.e2e.web.test_competition_pages import sign_in_as
 from tests.factories import UserFactory
+from tests.integration.leagues import builders as lg
 from tests.integration.leagues.test_board_again import reveal_round
-from tests.integration.leagues.test_duplicate_api import open_round
+from tests.integration.leagues.test_duplicate_api import SPEC, open_round
 from tests.integration.live.conftest import wait_until
 
 pytestmark = pytest.mark.e2e
@@ -73,5 +75,31 @@ def test_a_par_play_is_stepped_through_in_the_replay_viewer(page: Any, orm: None
     expect(page.locator(".replay-audit")).to_be_hidden()
     page.locator("#step-last").click()
     expect(page.locator("#step-label")).to_contain_text("Hand 1 scored")
+    assert axe_violations(page) == []
+    assert_controls_named(page)
+
+
+@BOTH_SCREENS
+def test_a_teams_of_four_round_shows_its_team_match(page: Any, orm: None) -> None:
+    # Teams of four: the standings' team record column, the team matches table (both
+    # tables played the same: a draw), and each traveller line's match.
+    organiser = UserFactory()
+    spec = {**SPEC, "duplicate": {**SPEC["duplicate"], "movement": "teams_of_four"}}
+    cid = lg.create_competition(organiser, spec).competition_id
+    for number in range(1, 5):
+        a, b = UserFactory(), UserFactory()
+        lg.enter(organiser, cid, entrant_id=f"t{number}", players=[str(a.pk), str(b.pk)])
+    lg.pair_next_round(organiser, cid)
+    start_round(organiser, cid, 1)
+    reveal_round(cid)
+    page.goto(f"/competitions/{cid}/boards/")
+    expect(page.locator("body[data-ready='true']")).to_have_count(1)
+    expect(page.locator("#boards-team-heading")).to_be_visible()
+    expect(page.locator("#boards-standings tbody tr")).to_have_count(4)
+    expect(page.locator("#boards-standings tbody tr").first).to_contain_text("0-1-0 (1)")
+    matches = page.locator("#boards-matches tbody tr")
+    expect(matches).to_have_count(1)
+    expect(matches.first).to_contain_text("1 and 2")
+    expect(matches.first).to_contain_text("draw")
     assert axe_violations(page) == []
     assert_controls_named(page)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games.engine.rules import rules_from_spec
-from leagues.core.duplicate.board_scoring import score_board
+from leagues.core.duplicate.board_scoring import imps, score_board
 from leagues.core.duplicate.boards import derive_boards, round_commitment, verify_round_boards
 from leagues.core.duplicate.par import PAR_METHOD, Par
 from leagues.core.errors import LeagueError
@@ -235,3 +235,74 @@ def test_a_competition_that_is_not_duplicate_has_no_boards() -> None:
     stream = Stream()
     error = refusal(lambda: dup.duplicate_round(stream.state, 1))
     assert error.code == "not_duplicate"
+
+
+def test_a_teams_of_four_table_records_its_team_match() -> None:
+    # Open room (table 1) and closed room (table 2) of one match: team A is table 1's
+    # North-South and table 2's East-West; each board gives A IMPs(open net - closed net).
+    stream = started(paired())
+    rules = rules_from_spec({"preset": "standard"})
+    boards = {
+        1: [
+            {"bids": [3, 3, 3, 3], "blind": [False] * 4, "tricks": [4, 3, 3, 3]},
+            {"bids": [3, 3, 3, 3], "blind": [False] * 4, "tricks": [3, 3, 3, 4]},
+        ],
+        2: [
+            {"bids": [3, 3, 3, 3], "blind": [False] * 4, "tricks": [4, 3, 3, 3]},
+            {"bids": [3, 3, 3, 3], "blind": [False] * 4, "tricks": [3, 3, 3, 4]},
+        ],
+    }
+    assert dup.team_result(stream.state, 1, 1) is None  # nothing recorded yet
+    for table in (1, 2):
+        stream.append(
+            dup.decide_board_results(
+                stream.state,
+                round_number=1,
+                table=table,
+                table_id=f"t{table}",
+                rules=rules,
+                boards=boards[table],
+                actor=ORGANISER,
+            )
+        )
+        if table == 1:
+            assert dup.team_result(stream.state, 1, 1) is None  # the other room is missing
+    nets = {
+        table: [score_board(rules, b["bids"], b["blind"], b["tricks"]).net for b in boards[table]]
+        for table in (1, 2)
+    }
+    # Both rooms played both boards alike: no IMPs, a draw at both tables.
+    assert nets[1] == nets[2]
+    assert dup.team_result(stream.state, 1, 1) == ({"north_south": 0, "east_west": 0}, None)
+    assert dup.team_result(stream.state, 1, 2) == ({"north_south": 0, "east_west": 0}, None)
+
+
+def test_a_teams_of_four_table_result_is_the_team_margin_seen_from_the_table() -> None:
+    stream = started(paired())
+    rules = rules_from_spec({"preset": "standard"})
+    set_by_two = {"bids": [5, 3, 5, 3], "blind": [False] * 4, "tricks": [4, 3, 4, 2]}
+    made = {"bids": [4, 3, 4, 3], "blind": [False] * 4, "tricks": [4, 3, 4, 2]}
+    for table, first in ((1, made), (2, set_by_two)):
+        stream.append(
+            dup.decide_board_results(
+                stream.state,
+                round_number=1,
+                table=table,
+                table_id=f"t{table}",
+                rules=rules,
+                boards=[first, made],
+                actor=ORGANISER,
+            )
+        )
+    open_net = score_board(rules, made["bids"], made["blind"], made["tricks"]).net
+    closed_net = score_board(rules, *(set_by_two[k] for k in ("bids", "blind", "tricks"))).net
+    swing = imps(open_net - closed_net)
+    assert swing > 0  # team A (open North-South, closed East-West) gained on board 1
+    assert dup.team_result(stream.state, 1, 1) == (
+        {"north_south": swing, "east_west": 0},
+        "north_south",
+    )
+    assert dup.team_result(stream.state, 1, 2) == (
+        {"north_south": 0, "east_west": swing},
+        "east_west",
+    )

@@ -149,12 +149,19 @@ def played(
     return document
 
 
-def independent_standings(document: dict[str, Any], scale: str) -> list[tuple[int, str, int, int]]:
-    """(place, entrant, matchpoints, imps) scored here from the bids and tricks: every
-    table of a round holding a board is one field; 2 a net beaten, 1 a tie; IMPs against
-    the average of the other tables; ties on the scale share a place, listed by id."""
+def independent_standings(
+    document: dict[str, Any], scale: str
+) -> list[tuple[int, str, int, int, int | None]]:
+    """(place, entrant, matchpoints, imps, team points) scored here from the bids and
+    tricks: a round's tables holding a board are one field, except in teams of four where
+    tables 2m-1 and 2m (one team match) are; 2 a net beaten, 1 a tie; IMPs against the
+    average of the other tables. In teams of four each match gives team A (open room's
+    North-South, closed room's East-West) IMPs(open net - closed net) a board, more IMPs
+    win (2 points, 1 each for a draw), and the ranking is by those points first; ties
+    share a place, listed by id."""
     rules = rules_from_spec("standard")
-    nets: dict[tuple[int, int], list[tuple[str, str, int]]] = {}
+    teams = document["competition"]["duplicate"]["movement"] == "teams_of_four"
+    nets: dict[tuple[int, int, int], list[tuple[int, str, str, int]]] = {}
     for r in document["board_results"]:
         s = score_board(
             rules,
@@ -162,14 +169,15 @@ def independent_standings(document: dict[str, Any], scale: str) -> list[tuple[in
             [r["bids"][seat] == "blind_nil" for seat in SEAT_NAMES],
             [r["tricks"][seat] for seat in SEAT_NAMES],
         )
-        nets.setdefault((r["round"], r["board"]), []).append(
-            (r["north_south"], r["east_west"], s.net)
+        group = (r["table"] + 1) // 2 if teams else 0
+        nets.setdefault((r["round"], r["board"], group), []).append(
+            (r["table"], r["north_south"], r["east_west"], s.net)
         )
     mp = {e["id"]: 0 for e in document["entrants"]}
     im = {e["id"]: 0 for e in document["entrants"]}
     for lines in nets.values():
-        for ns, ew, net in lines:
-            others = [n for a, b, n in lines if (a, b) != (ns, ew)]
+        for table, ns, ew, net in lines:
+            others = [n for t, _, _, n in lines if t != table]
             points = sum(2 * (net > o) + (net == o) for o in others)
             mp[ns] += points
             mp[ew] += 2 * len(others) - points
@@ -177,14 +185,42 @@ def independent_standings(document: dict[str, Any], scale: str) -> list[tuple[in
                 swing = imps(net - Fraction(sum(others), len(others)))
                 im[ns] += swing
                 im[ew] -= swing
+    team_points: dict[str, int] = {e: 0 for e in mp}
+    if teams:
+        margins: dict[tuple[int, int], list[int]] = {}
+        sides: dict[tuple[int, int], tuple[set[str], set[str]]] = {}
+        for (rnd, _board, group), lines in nets.items():
+            rooms = {table: (ns, ew, net) for table, ns, ew, net in lines}
+            if 2 * group - 1 not in rooms or 2 * group not in rooms:
+                continue
+            open_ns, open_ew, open_net = rooms[2 * group - 1]
+            closed_ns, closed_ew, closed_net = rooms[2 * group]
+            margins.setdefault((rnd, group), []).append(imps(open_net - closed_net))
+            a, b = sides.setdefault((rnd, group), (set(), set()))
+            a.update((open_ns, closed_ew))
+            b.update((open_ew, closed_ns))
+        for key, boards in margins.items():
+            won_a = sum(x for x in boards if x > 0)
+            won_b = sum(-x for x in boards if x < 0)
+            a, b = sides[key]
+            for entrant in a:
+                team_points[entrant] += 2 if won_a > won_b else 1 if won_a == won_b else 0
+            for entrant in b:
+                team_points[entrant] += 2 if won_b > won_a else 1 if won_a == won_b else 0
     total = mp if scale == "matchpoints" else im
-    order = sorted(mp, key=lambda e: (-total[e], e))
-    rows: list[tuple[int, str, int, int]] = []
+    order = sorted(mp, key=lambda e: (-team_points[e], -total[e], e))
+    rows: list[tuple[int, str, int, int, int | None]] = []
     for index, entrant in enumerate(order):
         place = index + 1
-        if rows and total[order[index - 1]] == total[entrant]:
+        previous = order[index - 1] if index else None
+        if previous is not None and (team_points[previous], total[previous]) == (
+            team_points[entrant],
+            total[entrant],
+        ):
             place = rows[-1][0]
-        rows.append((place, entrant, mp[entrant], im[entrant]))
+        rows.append(
+            (place, entrant, mp[entrant], im[entrant], team_points[entrant] if teams else None)
+        )
     return rows
 
 
@@ -200,7 +236,8 @@ def independent_standings(document: dict[str, Any], scale: str) -> list[tuple[in
 def test_round_trip_and_standings_from_the_file_alone(
     entrants: int, movement: str, per_round: int, rounds: int, seed: int, scale: str
 ) -> None:
-    # Whatever the movement, a stage-seated round is one field (the platform's rule).
+    # A stage-seated round is one field, or in teams of four one group per team match
+    # (the platform's rule).
     rounds = min(rounds, entrants - 1 if entrants % 2 == 0 else entrants)
     document = played(random.Random(seed), entrants, per_round, rounds, movement)
     competition = read(document)
@@ -215,7 +252,10 @@ def test_round_trip_and_standings_from_the_file_alone(
     table = duplicate_standings(
         again.duplicate, [e.id for e in again.entrants], again.settings.lots_seed, scale
     )
-    got = [(row.rank, row.entrant, row.matchpoints, row.imps) for row in table.rows]
+    got = [
+        (row.rank, row.entrant, row.matchpoints, row.imps, row.team and row.team["points"])
+        for row in table.rows
+    ]
     assert got == independent_standings(document, scale)
     assert all(row.field == "all" for row in table.rows)
     csv_text = competition_csv(again, again.standings())

@@ -28,13 +28,39 @@ async function drawStandings() {
   const answer = await api(base + "/duplicate" + (scale ? `?scale=${scale}` : ""));
   const body = $("boards-standings").querySelector("tbody");
   body.replaceChildren();
+  const teams = Array.isArray(answer.team_matches);
+  const names = new Map(answer.rows.map((line) => [line.entrant, line.name || line.entrant]));
+  $("boards-team-heading").hidden = !teams;
   for (const line of answer.rows) {
     const row = document.createElement("tr");
     cell(row, line.place);
     cell(row, line.name || line.entrant);
+    if (teams) {
+      const team = line.team;
+      cell(row, `${team.won}-${team.drawn}-${team.lost} (${team.points})`);
+    }
     cell(row, line.matchpoints);
     cell(row, line.imps);
     cell(row, line.boards);
+    body.append(row);
+  }
+  drawTeamMatches(teams ? answer.team_matches : [], names);
+}
+
+// Teams of four: each round's matches (tables 2m-1 and 2m), their teams and IMPs.
+function drawTeamMatches(matches, names) {
+  $("boards-matches-region").hidden = matches.length === 0;
+  const body = $("boards-matches").querySelector("tbody");
+  body.replaceChildren();
+  const team = (side) => side.entrants.map((entrant) => names.get(entrant) || entrant).join(" & ");
+  for (const match of matches) {
+    const row = document.createElement("tr");
+    cell(row, match.round);
+    cell(row, match.tables.join(" and "));
+    cell(row, team(match.team_a));
+    cell(row, `${match.team_a.imps} - ${match.team_b.imps}`);
+    cell(row, team(match.team_b));
+    cell(row, match.winner === null ? "draw" : `team ${match.winner.toUpperCase()} wins`);
     body.append(row);
   }
 }
@@ -43,7 +69,7 @@ function travellerTable(traveller) {
   const table = document.createElement("table");
   table.className = "standings-table";
   const head = document.createElement("tr");
-  for (const title of ["Table", "N-S", "E-W", "Bids", "Tricks", "Score", "Net", "MP N-S", "IMPs N-S", "IMPs v par"]) {
+  for (const title of ["Table", "Match", "N-S", "E-W", "Bids", "Tricks", "Score", "Net", "MP N-S", "IMPs N-S", "IMPs v par"]) {
     cell(head, title, true).scope = "col";
   }
   const thead = document.createElement("thead");
@@ -52,6 +78,8 @@ function travellerTable(traveller) {
   for (const line of traveller.tables) {
     const row = document.createElement("tr");
     cell(row, line.table);
+    // Teams of four: the team match a line is compared within (0: the whole round).
+    cell(row, line.group || "");
     cell(row, line.north_south);
     cell(row, line.east_west);
     cell(row, line.bids.join(" "));

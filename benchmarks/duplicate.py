@@ -607,6 +607,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--platform-tables", type=int, default=24, help="the round's tables")
     parser.add_argument("--platform-boards", type=int, default=4, help="its boards")
+    parser.add_argument("--platform-rounds", type=int, default=1, help="rounds, one by one")
     parser.add_argument("--platform-level", choices=("easy", "normal", "hard"), default="easy")
     parser.add_argument("--platform-workers", type=int, default=1, help="worker processes")
     parser.add_argument(
@@ -635,6 +636,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "luck_budget": (100, 100_000),
         "platform_tables": (2, 256),
         "platform_boards": (1, 36),
+        "platform_rounds": (1, 20),
         "platform_workers": (1, 8),
         "redis_db": (0, 15),
     }

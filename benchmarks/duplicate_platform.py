@@ -57,6 +57,7 @@ from typing import Any
 from benchmarks.capacity import platform_env, platform_processes, running
 from benchmarks.percentiles import percentiles
 from benchmarks.store import scratch_database, setup_django
+from leagues.domain.settings import DEFAULT_PAR_PLAYS
 
 # Django's models are imported inside the functions that use them: they need Django set
 # up on the scratch database first (setup_django), which a module-level import would
@@ -82,6 +83,7 @@ class RoundSpec:
     tables: int = 24
     boards: int = 4
     level: str = "easy"
+    rounds: int = 1
     timeout: float = 1800.0
     par_timeout: float = 600.0
 
@@ -160,13 +162,14 @@ def competition_settings(spec: RoundSpec) -> dict[str, Any]:
     """What the organiser posts: one round, bots at every seat, duplicate boards."""
     return {
         "name": f"Duplicate benchmark ({spec.tables} tables, {spec.boards} boards)",
-        "stages": [{"kind": "swiss", "rounds": 1}],
+        "stages": [{"kind": "swiss", "rounds": spec.rounds}],
         "rules": {"preset": "standard"},
         "bot_level": spec.level,
         "duplicate": {
             "boards_per_round": spec.boards,
             "movement": "mitchell",
             "scale": "matchpoints",
+            "par_plays": DEFAULT_PAR_PLAYS,
         },
     }
 
@@ -205,7 +208,9 @@ class TravellerPoll:
     tables: int
     token: str
     first_poll: float | None = None
-    shown_at: float | None = None
+    last_refused: float | None = None  # when the last refused request was sent
+    asked_at: float | None = None  # when the first request answered 200 was sent
+    shown_at: float | None = None  # and when its answer was in
     polls: int = 0
     error: str | None = None
     stopping: threading.Event = field(default_factory=threading.Event)
@@ -219,41 +224,57 @@ class TravellerPoll:
                 if self.first_poll is None:
                     self.first_poll = now
                 if status == 200 and len(answer["tables"]) == self.tables:
-                    self.shown_at = time.time()
+                    self.asked_at, self.shown_at = now, time.time()
                     return
                 if status not in (200, 409):
                     self.error = f"{status} {answer}"
                     return
+                self.last_refused = now
                 self.stopping.wait(POLL_SECONDS)
         except Exception as exc:  # noqa: BLE001 - reported in the figures, not lost
             self.error = repr(exc)
 
 
-def _stream_ids(cid: str) -> list[str]:
+def _stream_ids(cid: str, number: int) -> list[str]:
     from leagues.models import CompetitionTable
 
     return [
         f"table-{table_id}"
-        for table_id in CompetitionTable.objects.filter(competition_id=cid, round=1).values_list(
-            "table_id", flat=True
-        )
+        for table_id in CompetitionTable.objects.filter(
+            competition_id=cid, round=number
+        ).values_list("table_id", flat=True)
     ]
 
 
-def _cards_played(streams: Sequence[str]) -> int:
+def _count(streams: Sequence[str], kind: str) -> int:
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM eventstore_event WHERE stream_id = ANY(%s) AND type = %s",
-            [list(streams), "CardPlayed"],
+            [list(streams), kind],
         )
         (count,) = cursor.fetchone()
     return int(count)
 
 
-def _competition_times(cid: str, kind: str) -> list[float]:
-    """When each of the competition's events of this type was recorded (epoch seconds)."""
+def _times(streams: Sequence[str], kind: str) -> list[float]:
+    """When each event of this type on these streams was recorded (epoch seconds, its
+    transaction's start), in log order."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT extract(epoch FROM recorded_at) FROM eventstore_event "
+            "WHERE stream_id = ANY(%s) AND type = %s ORDER BY position",
+            [list(streams), kind],
+        )
+        return [float(row[0]) for row in cursor.fetchall()]
+
+
+def _round_times(cid: str, number: int, kind: str) -> list[float]:
+    """When each of the competition's events of this type for round ``number`` was
+    recorded."""
     from django.db import connection
 
     from leagues.domain.events import competition_stream_id
@@ -261,8 +282,9 @@ def _competition_times(cid: str, kind: str) -> list[float]:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT extract(epoch FROM recorded_at) FROM eventstore_event "
-            "WHERE stream_id = %s AND type = %s ORDER BY version",
-            [competition_stream_id(cid), kind],
+            "WHERE stream_id = %s AND type = %s AND (data->>'round')::int = %s "
+            "ORDER BY version",
+            [competition_stream_id(cid), kind, number],
         )
         return [float(row[0]) for row in cursor.fetchall()]
 
@@ -280,54 +302,55 @@ def _board_complete(streams: Sequence[str]) -> dict[int, float]:
         return {int(board): float(at) for board, at in cursor.fetchall()}
 
 
-def run_round(port: int, spec: RoundSpec, label: str = "dup") -> dict[str, Any]:
-    """Organise a duplicate round over the API of the web process on ``port`` (its
-    worker, projector and scheduler running on the same database as this process's
-    Django), play it with the bots, and measure it."""
-    from django.db import connections
+def _wait(condition: Any, deadline: float, what: str, poll: float = 0.1) -> None:
+    while not condition():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what}: not within the time allowed")
+        time.sleep(poll)
 
-    api = Api(port)
-    started_setup = time.monotonic()
-    cid, organiser = organise(api, spec, label)
-    setup_seconds = time.monotonic() - started_setup
-    log(f"competition {cid}: {2 * spec.tables} entrants entered, round 1 paired")
+
+def play_one_round(
+    api: Api, cid: str, organiser: str, number: int, spec: RoundSpec
+) -> dict[str, Any]:
+    """Start round ``number`` (paired), wait for its travellers, and measure it."""
     base = f"/api/competitions/{cid}"
     started_at = time.time()
-    api.expect(200, "POST", f"{base}/rounds/1/start", organiser, {})
+    api.expect(200, "POST", f"{base}/rounds/{number}/start", organiser, {})
     deadline = time.monotonic() + spec.timeout
     streams: list[str] = []
     total_cards = CARDS_A_HAND * spec.boards * spec.tables
     polls = [
-        TravellerPoll(api, f"{base}/rounds/1/boards/{board}/traveller", spec.tables, organiser)
+        TravellerPoll(
+            api, f"{base}/rounds/{number}/boards/{board}/traveller", spec.tables, organiser
+        )
         for board in range(1, spec.boards + 1)
     ]
     threads = [threading.Thread(target=poll.run, daemon=True) for poll in polls]
     try:
         while True:
             if time.monotonic() > deadline:
-                raise RuntimeError(f"round 1 not played within {spec.timeout:g} s")
+                raise RuntimeError(f"round {number} not played within {spec.timeout:g} s")
             if len(streams) < spec.tables:
-                streams = _stream_ids(cid)
-            played = _cards_played(streams) if streams else 0
+                streams = _stream_ids(cid, number)
+            played = _count(streams, "CardPlayed") if streams else 0
             if len(streams) == spec.tables and total_cards - played <= POLL_WITHIN_CARDS:
                 break
             time.sleep(0.25)
-        log(f"{total_cards - played} cards left: polling the travellers")
+        log(f"round {number}: {total_cards - played} cards left, polling the travellers")
         for thread in threads:
             thread.start()
-        while any(thread.is_alive() for thread in threads):
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"travellers not shown within {spec.timeout:g} s")
-            time.sleep(0.1)
+        _wait(lambda: not any(t.is_alive() for t in threads), deadline, "travellers shown")
         failed = [poll.error for poll in polls if poll.error]
         if failed:
             raise RuntimeError(f"traveller polls failed: {failed}")
-        while not _competition_times(cid, "RoundClosed"):
-            if time.monotonic() > deadline:
-                raise RuntimeError("round 1 not closed")
-            time.sleep(0.1)
+        _wait(lambda: _round_times(cid, number, "RoundClosed"), deadline, "round closed")
+        _wait(
+            lambda: _count(streams, "DealSeedRevealed") == spec.tables,
+            deadline,
+            "tables revealed",
+        )
         par_deadline = time.monotonic() + spec.par_timeout
-        while len(_competition_times(cid, "BoardParComputed")) < spec.boards:
+        while len(_round_times(cid, number, "BoardParComputed")) < spec.boards:
             if time.monotonic() > par_deadline:
                 break
             time.sleep(0.5)
@@ -338,42 +361,90 @@ def run_round(port: int, spec: RoundSpec, label: str = "dup") -> dict[str, Any]:
             if thread.is_alive():
                 thread.join(timeout=10)
     completed = _board_complete(streams)
-    closed_at = _competition_times(cid, "RoundClosed")[0]
-    revealed_at = _competition_times(cid, "BoardsRevealed")[0]
-    pars = _competition_times(cid, "BoardParComputed")
     last_card = max(completed.values())
-    lags = [(poll.shown_at - last_card) * 1000 for poll in polls if poll.shown_at]
-    waits = {
-        board: round((poll.shown_at - completed[board]) * 1000, 1)
+    closed_at = _round_times(cid, number, "RoundClosed")[0]
+    pars = _round_times(cid, number, "BoardParComputed")
+
+    def since_last_card(at: float) -> float:
+        return round((at - last_card) * 1000, 1)
+
+    # Per board shown: (board, its 200 request sent, its answer in).
+    shown = [
+        (board, poll.asked_at, poll.shown_at)
         for board, poll in enumerate(polls, start=1)
-        if poll.shown_at
-    }
-    first_polls = [poll.first_poll for poll in polls if poll.first_poll is not None]
-    connections.close_all()
+        if poll.asked_at is not None and poll.shown_at is not None
+    ]
+    refused = [poll.last_refused for poll in polls if poll.last_refused is not None]
     return {
-        "round_minutes": round((closed_at - started_at) / 60, 2),
-        "traveller_lag_ms": percentiles(lags),
-        "reveal_after_last_card_ms": round((revealed_at - last_card) * 1000, 1),
+        "round": number,
+        "minutes": round((closed_at - started_at) / 60, 2),
+        "lags_ms": [since_last_card(at) for _, _, at in shown],
+        "legs_ms": {
+            # The last table's game over (its DealRevealHeld, which wakes the results).
+            "reveal_held": since_last_card(max(_times(streams, "DealRevealHeld"))),
+            # The transaction that records the boards and reveals them: its start...
+            "reveal_started": since_last_card(_round_times(cid, number, "BoardsRevealed")[0]),
+            # ...and its commit, at the latest (the tables reveal their seeds after it).
+            "reveal_committed_by": since_last_card(min(_times(streams, "DealSeedRevealed"))),
+            # The last request refused (409) and the first answered 200, when sent.
+            "last_refused_sent": since_last_card(max(refused)) if refused else None,
+            "first_shown_sent": since_last_card(min(asked for _, asked, _ in shown)),
+            # The longest 200 answer (the traveller read under this load).
+            "traveller_read": round(max(at - asked for _, asked, at in shown) * 1000, 1),
+        },
         "board_complete_seconds": {
             str(board): round(at - started_at, 1) for board, at in sorted(completed.items())
         },
-        "board_wait_ms": {str(board): wait for board, wait in waits.items()},
+        # A board's own completion to its traveller: what a per-board reveal would save.
+        "board_wait_ms": {
+            str(board): round((at - completed[board]) * 1000, 1) for board, _, at in shown
+        },
         "par_seconds": round(max(pars) - started_at, 1) if len(pars) == spec.boards else None,
         "pars_recorded": len(pars),
+        # Seconds before the round's last card that the polls began (negative: after,
+        # and the lag is then an upper bound).
+        "polls_began_before_last_card_s": round(
+            last_card - min(p.first_poll for p in polls if p.first_poll is not None), 2
+        ),
+        "traveller_polls": sum(poll.polls for poll in polls),
+    }
+
+
+def run_round(port: int, spec: RoundSpec, label: str = "dup") -> dict[str, Any]:
+    """Organise a duplicate competition over the API of the web process on ``port`` (its
+    worker and projector running on the same database as this process's Django), play
+    ``spec.rounds`` rounds with the bots, one after the other, and measure them."""
+    from django.db import connections
+
+    api = Api(port)
+    started_setup = time.monotonic()
+    cid, organiser = organise(api, spec, label)
+    setup_seconds = time.monotonic() - started_setup
+    log(f"competition {cid}: {2 * spec.tables} entrants entered, round 1 paired")
+    rounds = []
+    for number in range(1, spec.rounds + 1):
+        if number > 1:
+            api.expect(201, "POST", f"/api/competitions/{cid}/rounds", organiser, {})
+        rounds.append(play_one_round(api, cid, organiser, number, spec))
+        log(f"round {number}: {json.dumps(rounds[-1])}")
+    connections.close_all()
+    lags = [lag for played in rounds for lag in played["lags_ms"]]
+    pars = [played["par_seconds"] for played in rounds]
+    return {
+        "round_minutes": round(sum(r["minutes"] for r in rounds) / len(rounds), 2),
+        "traveller_lag_ms": percentiles(lags),
+        "par_seconds": None if None in pars else max(pars),
+        "platform_rounds": rounds,
         "platform_round": {
             "competition_id": cid,
             "tables": spec.tables,
             "entrants": 2 * spec.tables,
             "boards": spec.boards,
+            "rounds": spec.rounds,
             "level": spec.level,
             "movement": "mitchell",
+            "par_plays": DEFAULT_PAR_PLAYS,
             "setup_seconds": round(setup_seconds, 1),
-            # Seconds before the round's last card that the polls began (negative: after,
-            # and the lag is then an upper bound).
-            "polls_began_before_last_card_s": round(last_card - min(first_polls), 2)
-            if first_polls
-            else None,
-            "traveller_polls": sum(poll.polls for poll in polls),
         },
     }
 
@@ -387,6 +458,7 @@ def platform_half(args: argparse.Namespace) -> dict[str, Any]:
         tables=args.platform_tables,
         boards=args.platform_boards,
         level=args.platform_level,
+        rounds=args.platform_rounds,
         timeout=args.platform_timeout,
     )
     base = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0]

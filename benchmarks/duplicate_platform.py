@@ -33,10 +33,10 @@ docs/benchmarks.md ("Duplicate").
    table, polled by one thread a board, each with its own HTTP connection, from when at
    most ``POLL_WITHIN_CARDS`` cards of the round remain (so the polls do not load the
    machine for the whole round). ``traveller_lag_ms`` gives p50 and p99 over the boards
-   (nearest rank: with a few boards, p99 is the largest); with it the lag's legs:
-   ``reveal_after_last_card_ms`` (to the ``BoardsRevealed``'s transaction start) and
-   ``board_wait_ms`` (a board's own completion to the traveller: what a per-board reveal
-   would save).
+   of every round (nearest rank: with a few boards, p99 is the largest); each round's
+   ``legs_ms`` say where the lag goes, and its ``board_wait_ms`` how long each board's
+   own completion waited for its traveller (what a per-board reveal would save).
+   ``--platform-rounds`` plays rounds one after the other (each one more reveal).
 """
 
 from __future__ import annotations

@@ -37,6 +37,8 @@ docs/benchmarks.md ("Duplicate").
    ``legs_ms`` say where the lag goes, and its ``board_wait_ms`` how long each board's
    own completion waited for its traveller (what a per-board reveal would save).
    ``--platform-rounds`` plays rounds one after the other (each one more reveal).
+   ``traveller_selector_ms``: the traveller's selector alone, in this process after the
+   run (wall and CPU ms, best of 3).
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ POLL_WITHIN_CARDS = 104
 #: Between two polls of one board's traveller (each poll is one request, its own time).
 POLL_SECONDS = 0.01
 CARDS_A_HAND = 52
+CLOSED_CONNECTION = (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError)
 
 
 def log(message: str) -> None:
@@ -119,11 +122,13 @@ class Api:
                 connection.request(method, path, payload, headers)
                 answer = connection.getresponse()
                 text = answer.read()
-            except (http.client.HTTPException, OSError):
-                # A keep-alive connection the server closed: once more on a new one.
+            except (http.client.HTTPException, OSError) as error:
                 connection.close()
                 self.local.connection = None
-                if attempt == 2:
+                # A keep-alive connection the server had closed: once more on a new one
+                # (a write only then, when it cannot have been taken; a read always).
+                closed = isinstance(error, CLOSED_CONNECTION)
+                if attempt == 2 or not (closed or method == "GET"):
                     raise
                 continue
             return answer.status, json.loads(text) if text else None
@@ -410,6 +415,22 @@ def play_one_round(
     }
 
 
+def selector_read(cid: str, number: int, board: int, repeat: int = 3) -> dict[str, float]:
+    """The traveller's selector (``leagues.selectors.duplicate.board_traveller``: the
+    competition's stream read and folded, the board's lines scored) in this process,
+    after the run: wall-clock and process CPU ms, each the best of ``repeat``. The CPU
+    time is what the machine's load does not inflate."""
+    from leagues.selectors.duplicate import board_traveller
+
+    walls, cpus = [], []
+    for _ in range(repeat):
+        started, cpu_started = time.perf_counter(), time.process_time()
+        board_traveller(cid, number, board)
+        walls.append((time.perf_counter() - started) * 1000)
+        cpus.append((time.process_time() - cpu_started) * 1000)
+    return {"wall": round(min(walls), 1), "cpu": round(min(cpus), 1)}
+
+
 def run_round(port: int, spec: RoundSpec, label: str = "dup") -> dict[str, Any]:
     """Organise a duplicate competition over the API of the web process on ``port`` (its
     worker and projector running on the same database as this process's Django), play
@@ -427,6 +448,7 @@ def run_round(port: int, spec: RoundSpec, label: str = "dup") -> dict[str, Any]:
             api.expect(201, "POST", f"/api/competitions/{cid}/rounds", organiser, {})
         rounds.append(play_one_round(api, cid, organiser, number, spec))
         log(f"round {number}: {json.dumps(rounds[-1])}")
+    selector = selector_read(cid, spec.rounds, 1)
     connections.close_all()
     lags = [lag for played in rounds for lag in played["lags_ms"]]
     pars = [played["par_seconds"] for played in rounds]
@@ -434,6 +456,7 @@ def run_round(port: int, spec: RoundSpec, label: str = "dup") -> dict[str, Any]:
         "round_minutes": round(sum(r["minutes"] for r in rounds) / len(rounds), 2),
         "traveller_lag_ms": percentiles(lags),
         "par_seconds": None if None in pars else max(pars),
+        "traveller_selector_ms": selector,
         "platform_rounds": rounds,
         "platform_round": {
             "competition_id": cid,

@@ -41,6 +41,7 @@ def test_a_two_table_round_is_played_and_measured(live_db: None, processes: Proc
     assert list(played["board_complete_seconds"]) == ["1"]
     assert played["board_wait_ms"] == {"1": lag["p99"]}
     assert played["pars_recorded"] == 1 and figures["par_seconds"] is not None
+    assert figures["traveller_selector_ms"]["wall"] > 0
     shape = figures["platform_round"]
     assert (shape["tables"], shape["entrants"], shape["boards"], shape["rounds"]) == (2, 4, 1, 1)
 

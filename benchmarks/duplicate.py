@@ -3,8 +3,11 @@
 Run ``python -m benchmarks.duplicate [--boards N] [--hard-budget N] [--seasons N]
 [--max-boards N] [--par-boards N] [--workers W] [--seed S] [--pool-file F]
 [--skill-tau T] [--variance-boards N] [--luck-boards N] [--luck-tables N]
-[--luck-budget N] [--quick]``; prints one JSON object (``--quick``: small sizes, a smoke
-run of a couple of minutes).
+[--luck-budget N] [--quick] [--skip-core] [--skip-platform] [--platform-tables N]
+[--platform-boards N] [--platform-level L] [--platform-workers N] [--db-name D]
+[--redis-db N] [--keep-db]``; prints one JSON object (``--quick``: small sizes, a smoke
+run of a couple of minutes). Points 1 to 4 are the pure core (``--skip-core`` leaves
+them out); point 5 is the platform (``--skip-platform`` leaves it out).
 
 1. **A pool of boards** (``--boards``, default 24), each played by the bots at every
    ordered pair of levels Easy, Normal and Hard (9 tables a board, one hand each, the
@@ -52,6 +55,11 @@ run of a couple of minutes).
 4. **par_boards_per_second**: par as the platform computes it (``par.PAR_METHOD``: Hard
    ``hard-2`` at its full budget with no clock guard, its documented number of plays) on
    one process, over ``--par-boards`` boards.
+5. **A duplicate round through the whole platform** (``benchmarks.duplicate_platform``):
+   ``--platform-tables`` tables (default 24, 48 all-bot partnerships) of
+   ``--platform-level`` bots (default easy) play ``--platform-boards`` boards (default 4)
+   on the platform's processes, organised over the HTTP API: ``round_minutes``,
+   ``traveller_lag_ms`` (p50, p99) and ``par_seconds``.
 """
 
 from __future__ import annotations
@@ -70,6 +78,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from benchmarks.duplicate_platform import platform_half
 from bots.strategies.decision import Strategy
 from bots.strategies.hard import HardStrategy
 from bots.strategies.registry import exact_strategy, get_strategy
@@ -590,6 +599,25 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--luck-budget", type=int, default=LUCK_BUDGET, help="its Hard playout budget"
     )
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
+    parser.add_argument(
+        "--skip-core", action="store_true", help="leave out the pure core (points 1 to 4)"
+    )
+    parser.add_argument(
+        "--skip-platform", action="store_true", help="leave out the round through the platform"
+    )
+    parser.add_argument("--platform-tables", type=int, default=24, help="the round's tables")
+    parser.add_argument("--platform-boards", type=int, default=4, help="its boards")
+    parser.add_argument("--platform-rounds", type=int, default=1, help="rounds, one by one")
+    parser.add_argument("--platform-level", choices=("easy", "normal", "hard"), default="easy")
+    parser.add_argument("--platform-workers", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--platform-timeout", type=float, default=1800, help="seconds the round may take"
+    )
+    parser.add_argument(
+        "--db-name", default=os.environ.get("SPADES_BENCH_DB_NAME", "spades_bench_duplicate")
+    )
+    parser.add_argument("--redis-db", type=int, default=13, help="scratch Redis database")
+    parser.add_argument("--keep-db", action="store_true", help="keep the scratch database")
     quick, _ = parser.parse_known_args(argv)
     if quick.quick:
         parser.set_defaults(**QUICK)
@@ -606,18 +634,40 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "luck_boards": (20, 100_000),
         "luck_tables": (2, 64),
         "luck_budget": (100, 100_000),
+        "platform_tables": (2, 256),
+        "platform_boards": (1, 36),
+        "platform_rounds": (1, 20),
+        "platform_workers": (1, 8),
+        "redis_db": (0, 15),
     }
     for name, (low, high) in limits.items():
         if not low <= getattr(args, name) <= high:
             parser.error(f"--{name.replace('_', '-')} runs from {low} to {high}")
     if not 0.0 <= args.skill_tau <= 1.0:
         parser.error("--skill-tau runs from 0 to 1")
+    if not 10 <= args.platform_timeout <= 7200:
+        parser.error("--platform-timeout runs from 10 to 7200 seconds")
+    if args.skip_core and args.skip_platform:
+        parser.error("--skip-core and --skip-platform leave nothing to run")
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     load_before = os.getloadavg()[0]
+    report: dict[str, Any] = {} if args.skip_core else core_report(args)
+    if not args.skip_platform:
+        report.update(platform_half(args))
+    report["targets"] = {"variance_ratio_max": 0.5, "traveller_lag_ms_p99_max": 1000}
+    report["quick"] = args.quick
+    report["load_average_1min"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+    report["machine"] = {"cpus": os.cpu_count(), "python": platform.python_version()}
+    print(json.dumps(report, sort_keys=True))
+    return 0
+
+
+def core_report(args: argparse.Namespace) -> dict[str, Any]:
+    """Points 1 to 4: the pure core's figures."""
     started = time.perf_counter()
     if args.pool_file and os.path.exists(args.pool_file):
         pool = load_pool(args.pool_file)
@@ -671,11 +721,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     if args.par_boards:
         report.update(par_speed(args.seed, args.par_boards))
-    report["quick"] = args.quick
-    report["load_average_1min"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
-    report["machine"] = {"cpus": os.cpu_count(), "python": platform.python_version()}
-    print(json.dumps(report, sort_keys=True))
-    return 0
+    return report
 
 
 if __name__ == "__main__":

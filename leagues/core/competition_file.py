@@ -123,6 +123,7 @@ BOARD_RESULT_KEYS = (
     "bids",
     "tricks",
     "score",
+    "corrected",
 )
 STAGE_KEYS = ("kind", "rounds", "advance", "double", "reset")
 POINTS_KEYS = ("win", "draw", "loss", "bye", "late_join", "forfeit_loss")
@@ -979,6 +980,10 @@ def _board_results(
         except ScoresheetError as error:
             _fail(at, str(error).removeprefix("Hand 1: "))
         result = board_result(dup.rules, round_number, seat, hand.bids, hand.blind, hand.tricks)
+        corrected = raw.get("corrected", False)
+        if not isinstance(corrected, bool):
+            _fail(f"{at}.corrected", "corrected is true or false.")
+        result = replace(result, corrected=corrected)
         if raw.get("score") is not None:
             given = _object(raw["score"], f"{at}.score", SIDES)
             expected = {"north_south": result.score_ns, "east_west": result.score_ew}

@@ -38,6 +38,8 @@ from leagues.domain.settings import DUPLICATE_SCALES
 from leagues.domain.state import CompetitionState, DuplicateRound
 from leagues.services.streams import load
 
+from .players import usernames_of
+
 
 def _fraction_text(value: Fraction) -> str:
     """A par average as text (no floats in answers that must re-compute exactly)."""
@@ -96,10 +98,20 @@ def _hands(found: DuplicateRound, board: int) -> dict[str, list[str]]:
 
 def board_traveller(competition_id: object, round_number: int, board: int) -> dict[str, Any]:
     """Board ``board``'s traveller: every table's bids, tricks and score, matchpoints and
-    IMPs against the field, and par. Refused while any table may still play it."""
+    IMPs against the field, and par; a corrected line says by whom and why
+    (``corrected``). Refused while any table may still play it."""
     state = load(competition_id)
     found = shown_board(state, round_number, board, what="its traveller is shown")
-    return _traveller(found, board)
+    answer = _traveller(found, board)
+    organisers = [
+        str(line["corrected"]["organiser"]) for line in answer["tables"] if line["corrected"]
+    ]
+    names = usernames_of(organisers) if organisers else {}
+    for line in answer["tables"]:
+        if line["corrected"]:
+            by = str(line["corrected"]["organiser"])
+            line["corrected"] = {**line["corrected"], "by": names.get(by, by)}
+    return answer
 
 
 def _traveller(found: DuplicateRound, board: int) -> dict[str, Any]:
@@ -125,6 +137,9 @@ def _traveller(found: DuplicateRound, board: int) -> dict[str, Any]:
                 "blind": r["blind"],
                 "tricks": r["tricks"],
                 "score": r["score"],
+                # An organiser's correction of this line (BoardResultCorrected): which,
+                # by whom, why; null for the result as the table played it.
+                "corrected": r.get("corrected"),
             }
             for line, r in zip(lines, results, strict=True)
         ],
@@ -236,6 +251,7 @@ def file_state(state: CompetitionState) -> DuplicateState | None:
                     _four(r["tricks"], int),
                     int(r["score"]["north_south"]),
                     int(r["score"]["east_west"]),
+                    corrected="corrected" in r,
                 )
             )
     return DuplicateState(settings, tuple(rounds), tuple(results))

@@ -45,7 +45,7 @@ from scoring.core.replay import RecordError, replay_document
 
 from .pairing_secrets import seed_of
 from .results import finish_if_complete
-from .streams import Decide, execute, execute_each, load
+from .streams import Decide, actor_of, as_organiser, execute, execute_each, load
 
 logger = logging.getLogger(__name__)
 
@@ -169,6 +169,33 @@ def reveal_tables(state: CompetitionState, round_number: int) -> None:
         except CommandRejected as error:
             if error.code not in ("already_revealed",):
                 logger.warning("table %s: boards not revealed: %s", table_id, error.message)
+
+
+def correct_board(
+    user: Any,
+    competition_id: object,
+    round_number: int,
+    board: int,
+    request: dup.BoardCorrectionRequest,
+) -> CompetitionState:
+    """An organiser's correction of one table's result on one board
+    (``BoardResultCorrected``, re-scored under the pinned preset). The standings,
+    travellers and export read it from the stream; the table's match result and the skill
+    rating are left as they are (docs/leagues.md, "Correcting a board")."""
+
+    def decide(state: CompetitionState, organiser: int) -> list[Any]:
+        assert state.settings is not None  # as_organiser refused a missing competition
+        return dup.decide_board_correction(
+            state,
+            round_number=round_number,
+            board=board,
+            request=request,
+            rules=rules_from_spec(dict(state.settings.rules.snapshot)),
+            organiser=organiser,
+            actor=actor_of(user),
+        )
+
+    return as_organiser(user, competition_id, decide)
 
 
 # ---------------------------------------------------------------- par

@@ -252,6 +252,9 @@ class BoardResult:
     tricks: tuple[int, int, int, int]
     score_ns: int
     score_ew: int
+    #: An organiser corrected this result after the table played it (the platform's
+    #: ``BoardResultCorrected``): the file holds the corrected bids and tricks.
+    corrected: bool = False
 
     @property
     def net(self) -> int:
@@ -273,6 +276,8 @@ class BoardResult:
             "bids": self.bids_dict(),
             "tricks": dict(zip(SEAT_NAMES, self.tricks, strict=True)),
             "score": {"north_south": self.score_ns, "east_west": self.score_ew},
+            # Written only when true, so a file without corrections is as it always was.
+            **({"corrected": True} if self.corrected else {}),
         }
 
 

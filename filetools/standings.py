@@ -97,15 +97,18 @@ def duplicate_text(
 
 
 def duplicate_table_text(standings: DuplicateStandings) -> str:
-    """Every figure a tie-break reads is a column (matchpoints, IMPs, tops)."""
+    """Every figure a tie-break reads is a column (matchpoints, IMPs, tops); with a file
+    that carries par, the IMPs against par too (``par``: shown, never ranked by)."""
+    with_par = any(row.par_imps is not None for row in standings.rows)
     lines = [
         f"{'#':>3}  {'entrant':<24} {'field':<11} {'boards':>6} {'MP':>5} {'%':>6} "
-        f"{'IMPs':>5} {'tops':>4}"
+        f"{'IMPs':>5} {'tops':>4}" + (f" {'par':>5}" if with_par else "")
     ]
     for row in standings.rows:
         lines.append(
             f"{row.rank:>3}  {row.entrant:<24} {row.field:<11} {row.boards:>6} "
             f"{row.matchpoints:>5} {float(row.percent):>6.2f} {row.imps:>5} {row.tops:>4}"
+            + (f" {row.par_imps if row.par_imps is not None else '-':>5}" if with_par else "")
         )
     return "".join(f"{line}\n" for line in lines)
 

@@ -22,6 +22,7 @@ from games.services.errors import CommandRejected
 from games.services.table_state import reading_state
 from leagues.core.duplicate.board_scoring import score_board, traveller, would_rank
 from leagues.core.duplicate.boards import dealer_of, derive_board
+from leagues.core.duplicate.par import BoardPar, fraction_text
 from leagues.core.duplicate.session import BoardResult, DuplicateState, RoundBoard, stage_seating
 from leagues.core.duplicate.session import DuplicateRound as FileRound
 from leagues.core.duplicate.session import DuplicateSettings as FileDuplicateSettings
@@ -41,13 +42,6 @@ from leagues.services.streams import load
 from .players import usernames_of
 
 
-def _fraction_text(value: Fraction) -> str:
-    """A par average as text (no floats in answers that must re-compute exactly)."""
-    return (
-        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    )
-
-
 def _par_of(found: DuplicateRound, board: int) -> dict[str, Any] | None:
     published = found.pars.get(board)
     if published is None or not found.is_revealed:
@@ -58,9 +52,9 @@ def _par_of(found: DuplicateRound, board: int) -> dict[str, Any] | None:
     return {
         **published,
         "bot_version": found.par_versions.get(board),
-        "north_south": _fraction_text(ns),
-        "east_west": _fraction_text(ew),
-        "net": _fraction_text(ns - ew),
+        "north_south": fraction_text(ns),
+        "east_west": fraction_text(ew),
+        "net": fraction_text(ns - ew),
     }
 
 
@@ -221,6 +215,7 @@ def file_state(state: CompetitionState) -> DuplicateState | None:
                 str(found.revealed[int(board["board"])]["seed"])
                 if int(board["board"]) in shown
                 else None,
+                _file_par(found, int(board["board"])) if int(board["board"]) in shown else None,
             )
             for board in found.boards
         )
@@ -255,6 +250,14 @@ def file_state(state: CompetitionState) -> DuplicateState | None:
                 )
             )
     return DuplicateState(settings, tuple(rounds), tuple(results))
+
+
+def _file_par(found: DuplicateRound, board: int) -> BoardPar | None:
+    """A shown board's par as the file holds it (None: no par recorded yet)."""
+    published = found.pars.get(board)
+    if published is None:
+        return None
+    return BoardPar.from_published(published, found.par_versions.get(board, ""))
 
 
 def _four(values: Any, kind: Any) -> Any:

@@ -42,9 +42,10 @@ from games.engine.seats import SEAT_NAMES
 
 from ..errors import LeagueError
 from ..lots import lot
-from .board_scoring import imps_against_field, matchpoints, score_board, top
+from .board_scoring import imps, imps_against_field, matchpoints, score_board, top
 from .boards import MAX_BOARDS, board_seed, dealer_of, round_commitment
 from .movements import Schedule, Seating, mitchell, movement, teams_of_four
+from .par import BoardPar
 
 SCALES = ("matchpoints", "imps")
 SLOT_ORDERS = ("lots", "as_listed")
@@ -196,6 +197,8 @@ class RoundBoard:
     dealer: int
     seed_hash: str
     seed: str | None = None
+    #: The board's par once revealed (the platform's ``BoardParComputed``), or None.
+    par: BoardPar | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -203,6 +206,8 @@ class RoundBoard:
             "dealer": SEAT_NAMES[self.dealer],
             "seed_hash": self.seed_hash,
             "seed": self.seed,
+            # Written only with a par, so a file without one is as it always was.
+            **({"par": self.par.as_dict()} if self.par is not None else {}),
         }
 
 
@@ -438,6 +443,8 @@ class ComparedResult:
     top: int
     matchpoints_ns: int
     imps_ns: int
+    #: North-South's IMPs against the board's par (None: the file has no par for it).
+    par_imps_ns: int | None = None
 
     @property
     def matchpoints_ew(self) -> int:
@@ -455,6 +462,8 @@ class ComparedResult:
             "net": r.net,
             "matchpoints": {"north_south": self.matchpoints_ns, "east_west": self.matchpoints_ew},
             "imps": {"north_south": self.imps_ns, "east_west": -self.imps_ns},
+            # As the platform's traveller: North-South's IMPs against par (with a par).
+            **({} if self.par_imps_ns is None else {"imps_against_par": self.par_imps_ns}),
         }
 
 
@@ -478,14 +487,22 @@ def compared(state: DuplicateState) -> list[ComparedResult]:
             group_of(settings.movement, result.table, settings.seating),
         )
         groups.setdefault(key, []).append(result)
+    pars = board_pars(state)
     out: list[ComparedResult] = []
-    for (_, _, group), members in sorted(groups.items()):
+    for (number, board, group), members in sorted(groups.items()):
         members.sort(key=lambda r: r.table)
         nets = [r.net for r in members]
         ceiling = top(len(nets))
+        par = pars.get((number, board))
         for r, mp, diff in zip(members, matchpoints(nets), imps_against_field(nets), strict=True):
-            out.append(ComparedResult(r, group, ceiling, mp, diff))
+            against = None if par is None else imps(r.net - par.net)
+            out.append(ComparedResult(r, group, ceiling, mp, diff, against))
     return out
+
+
+def board_pars(state: DuplicateState) -> dict[tuple[int, int], BoardPar]:
+    """(round, board) -> the board's par, for the boards the file gives one."""
+    return {(r.number, b.board): b.par for r in state.rounds for b in r.boards if b.par is not None}
 
 
 def travellers(state: DuplicateState) -> list[dict[str, Any]]:
@@ -510,6 +527,8 @@ class DuplicateRow:
     imps: int
     tops: int
     tiebreaks: dict[str, int]
+    #: IMPs against par over the entrant's boards that have one (None: no board has).
+    par_imps: int | None = None
 
     @property
     def percent(self) -> Fraction:
@@ -527,6 +546,7 @@ class DuplicateRow:
             "imps": self.imps,
             "tops": self.tops,
             "tiebreaks": dict(self.tiebreaks),
+            **({} if self.par_imps is None else {"imps_against_par": self.par_imps}),
         }
 
 
@@ -586,12 +606,16 @@ def duplicate_standings(
     order = check_duplicate_tiebreaks(
         tiebreaks if tiebreaks is not None else (state.settings.tiebreaks or None), scale
     )
-    totals = {e: {"boards": 0, "matchpoints": 0, "top": 0, "imps": 0, "tops": 0} for e in entrants}
+    totals = {
+        e: {"boards": 0, "matchpoints": 0, "top": 0, "imps": 0, "tops": 0, "par_imps": 0}
+        for e in entrants
+    }
     for line in compared(state):
         r = line.result
-        for entrant, mp, diff in (
-            (r.north_south, line.matchpoints_ns, line.imps_ns),
-            (r.east_west, line.matchpoints_ew, -line.imps_ns),
+        par = line.par_imps_ns or 0
+        for entrant, mp, diff, against in (
+            (r.north_south, line.matchpoints_ns, line.imps_ns, par),
+            (r.east_west, line.matchpoints_ew, -line.imps_ns, -par),
         ):
             row = totals[entrant]
             row["boards"] += 1
@@ -599,6 +623,8 @@ def duplicate_standings(
             row["top"] += line.top
             row["imps"] += diff
             row["tops"] += int(line.top > 0 and mp == line.top)
+            row["par_imps"] += against
+    with_par = bool(board_pars(state))
 
     def key(entrant: str) -> tuple[Any, ...]:
         values = totals[entrant]
@@ -609,7 +635,7 @@ def duplicate_standings(
         )
 
     if state.settings.stage_seated:
-        return _shared_places(state, entrants, scale, order, totals)
+        return _shared_places(state, entrants, scale, order, totals, with_par)
     fields: dict[str, list[str]] = {}
     for entrant in entrants:
         fields.setdefault(field_of(state.settings.movement, entrant, state), []).append(entrant)
@@ -628,6 +654,7 @@ def duplicate_standings(
                     v["imps"],
                     v["tops"],
                     {tb: v[tb] for tb in order if tb != "lots"},
+                    v["par_imps"] if with_par else None,
                 )
             )
     return DuplicateStandings(scale, order, tuple(rows), len(state.results))
@@ -639,6 +666,7 @@ def _shared_places(
     scale: str,
     order: tuple[str, ...],
     totals: Mapping[str, Mapping[str, int]],
+    with_par: bool = False,
 ) -> DuplicateStandings:
     """A stage-seated competition's table, as the platform's (``GET .../duplicate``):
     one field by the scale's total, best first; entrants with equal totals share a place
@@ -661,6 +689,7 @@ def _shared_places(
                 v["imps"],
                 v["tops"],
                 {tb: v[tb] for tb in order if tb != "lots"},
+                v["par_imps"] if with_par else None,
             )
         )
     return DuplicateStandings(scale, (), tuple(rows), len(state.results))

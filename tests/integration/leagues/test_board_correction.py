@@ -11,9 +11,10 @@ as the bot workers do.
   re-scored under the pinned preset with matchpoints and IMPs against the field and par
   recomputed (checked against ``board_scoring.traveller`` run here), the standings
   (``GET .../duplicate``) the sum of the travellers, the export carrying the corrected
-  result (``corrected: true``) and ``manage.py standings FILE`` giving the platform's
-  standings from it; the skill rating is left as it learnt the round (a documented
-  limitation).
+  result (``corrected: true``) and each board's par (re-played offline from the file with
+  the par core and the bots' code), and ``manage.py standings FILE`` giving the platform's
+  standings from it with each entrant's IMPs against par; the skill rating is left as it
+  learnt the round (a documented limitation).
 """
 
 from __future__ import annotations
@@ -26,8 +27,12 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from bots.strategies.selfplay import play_level
 from eventstore.subscriptions import catch_up
+from leagues.core.competition_file import read_competition
 from leagues.core.duplicate.board_scoring import score_board, traveller
+from leagues.core.duplicate.boards import derive_board
+from leagues.core.duplicate.par import verify_par
 from leagues.domain import events as ev
 from leagues.models import SkillChange, SkillRating
 from leagues.projections import drain_pending, duplicate_skill, match_results
@@ -226,17 +231,45 @@ def test_an_organiser_corrects_one_board_and_everything_reads_it(
     assert all("corrected" not in r for r in document["board_results"] if r is not written)
     path = tmp_path / "corrected.json"
     path.write_text(exported.content.decode())
+    # Each revealed board's par is in the file, as the boards read shows it, and replays
+    # offline: the file's seeds and bot version, the bots' code, the par core.
+    shown_boards = client.get(f"/api/competitions/{cid}/rounds/1/boards").json()["boards"]
+    written_boards = document["rounds"][0]["boards"]
+    for written_board, board_read in zip(written_boards, shown_boards, strict=True):
+        par = written_board["par"]
+        for key in ("north_south", "east_west", "net", "bot_version", "plays"):
+            assert par[key] == board_read["par"][key]
+    competition = read_competition(path.read_text())
+    assert competition.duplicate is not None
+    for board in competition.duplicate.rounds[0].boards:
+        assert board.par is not None and board.seed is not None
+        check = verify_par(
+            derive_board(board.seed, board.board),
+            rules,
+            play_level,
+            board.par.bot_version,
+            board.par.published(board.board),
+        )
+        assert check.ok, check.problem
+    # IMPs against par: each entrant's, from the travellers' lines (North-South's view).
+    against: dict[str, int] = {}
+    for board in range(1, BOARDS + 1):
+        lines = client.get(f"/api/competitions/{cid}/rounds/1/boards/{board}/traveller").json()
+        for t in lines["tables"]:
+            against[t["north_south"]] = against.get(t["north_south"], 0) + t["imps_against_par"]
+            against[t["east_west"]] = against.get(t["east_west"], 0) - t["imps_against_par"]
     for scale in ("matchpoints", "imps"):
         done = run("standings", str(path), "--format", "json", "--scale", scale)
         assert done.returncode == 0, done.stderr
-        from_file = [
-            (r["rank"], r["entrant"], r["matchpoints"], r["imps"])
-            for r in json.loads(done.stdout)["rows"]
-        ]
+        rows = json.loads(done.stdout)["rows"]
+        from_file = [(r["rank"], r["entrant"], r["matchpoints"], r["imps"]) for r in rows]
         platform = client.get(f"/api/competitions/{cid}/duplicate", {"scale": scale}).json()
         assert from_file == [
             (r["place"], r["entrant"], r["matchpoints"], r["imps"]) for r in platform["rows"]
         ]
+        assert {r["entrant"]: r["imps_against_par"] for r in rows} == against
+    table = run("standings", str(path))
+    assert table.returncode == 0 and " par" in table.stdout.splitlines()[0]
 
     # The skill rating learnt the round as it closed (docs: a limitation).
     catch_up(duplicate_skill)

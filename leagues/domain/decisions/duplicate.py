@@ -322,8 +322,10 @@ def decide_board_correction(
         )
     score = score_board(rules, hand.bids, hand.blind, hand.tricks)
     paired = state.paired_round(round_number)
-    assert paired is not None  # a round with boards was paired
-    match = next(m for m in paired.pairing.matches if m.board == request.table)
+    matches = [] if paired is None else paired.pairing.matches
+    match = next((m for m in matches if m.board == request.table), None)
+    # Whom the reason may name: the two entrants' people (erasable by each of them).
+    people = [] if match is None else people_of(state, match)
     corrections = sum(r.corrections for r in state.duplicate.values())
     return [
         ev.board_result_corrected(
@@ -334,7 +336,7 @@ def decide_board_correction(
             score={"north_south": score.north_south.points, "east_west": score.east_west.points},
             correction=corrections + 1,
             organiser=organiser,
-            reason=ev.typed(request.reason, ev.typist(actor), people_of(state, match)),
+            reason=ev.typed(request.reason, ev.typist(actor), people),
             actor=actor,
         )
     ]

@@ -251,6 +251,20 @@ def test_an_organiser_corrects_one_board_and_everything_reads_it(
             board.par.published(board.board),
         )
         assert check.ok, check.problem
+    # The same from the file alone, with no database in reach: `par FILE`.
+    done = run("par", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("par holds") == BOARDS
+    tampered = json.loads(path.read_text())
+    tampered_par = tampered["rounds"][0]["boards"][1]["par"]
+    tampered_par["plays"][0]["north_south"] += 10
+    for key in ("north_south_total", "east_west_total", "north_south", "east_west", "net"):
+        del tampered_par[key]  # so the reader accepts it: only a replay can tell
+    (tmp_path / "tampered.json").write_text(json.dumps(tampered))
+    done = run("par", str(tmp_path / "tampered.json"))
+    assert done.returncode == 1
+    assert "round 1 board 2: the published par differs" in done.stderr
+
     # IMPs against par: each entrant's, from the travellers' lines (North-South's view).
     against: dict[str, int] = {}
     for board in range(1, BOARDS + 1):

@@ -9,15 +9,19 @@ an independent sum here. Re-playing the plays offline is ``par.verify_par`` with
 from __future__ import annotations
 
 import copy
+import io
 import json
 import random
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from filetools.cli import TOOLS
+from filetools.errors import ToolError
 from filetools.standings import duplicate_table_text
 from leagues.core.competition_file import (
     CompetitionFileError,
@@ -28,6 +32,7 @@ from leagues.core.duplicate.board_scoring import imps
 from leagues.core.duplicate.par import BoardPar, ParMethod, play_seed
 from leagues.core.duplicate.session import duplicate_standings, travellers
 
+from .test_competition_file import GOOD
 from .test_duplicate_stage_file import played
 
 VERSION = "hard-2"
@@ -158,3 +163,22 @@ def test_a_par_that_is_not_the_boards_is_refused_in_words() -> None:
     with pytest.raises(CompetitionFileError) as refused:
         read(changed)
     assert "published with its seed" in str(refused.value)
+
+
+def test_the_par_tool_refuses_in_one_line_what_it_cannot_replay(tmp_path: Path) -> None:
+    def refused(document: dict[str, Any]) -> str:
+        path = tmp_path / "file.json"
+        path.write_text(json.dumps(document))
+        with pytest.raises(ToolError) as refusal:
+            TOOLS["par"].run({"file": str(path)}, io.StringIO(), None)
+        assert "\n" not in refusal.value.message
+        return refusal.value.message
+
+    assert "not a duplicate competition" in refused(GOOD)
+    plain = played(random.Random(5), 4, 1, 1)
+    assert "no board of this file carries a par" in refused(plain)
+    document = with_par(copy.deepcopy(plain), random.Random(6), plays=1)
+    par = document["rounds"][0]["boards"][0]["par"]
+    par["method"]["version"] = par["bot_version"] = "hard-9"
+    message = refused(document)
+    assert "round 1 board 1: played by hard-9, which this code does not play" in message

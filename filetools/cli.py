@@ -13,12 +13,12 @@ import sys
 from argparse import ArgumentParser
 from collections.abc import Sequence
 
-from . import pair, replay, scoresheet, standings
+from . import pair, par, replay, scoresheet, standings
 from .errors import ToolError
 from .tool import FileTool
 
 TOOLS: dict[str, FileTool] = {
-    tool.name: tool for tool in (scoresheet.TOOL, replay.TOOL, standings.TOOL, pair.TOOL)
+    tool.name: tool for tool in (scoresheet.TOOL, replay.TOOL, standings.TOOL, pair.TOOL, par.TOOL)
 }
 
 

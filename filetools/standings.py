@@ -98,12 +98,14 @@ def duplicate_text(
 
 def duplicate_table_text(standings: DuplicateStandings) -> str:
     """Every figure a tie-break reads is a column (matchpoints, IMPs, tops); in teams of
-    four the team matches won, drawn and lost and their points come first."""
+    four the team matches won, drawn and lost and their points come first; with a file
+    that carries par, the IMPs against par too (``par``: shown, never ranked by)."""
     teams = standings.team_matches is not None
+    with_par = any(row.par_imps is not None for row in standings.rows)
     head = f"{'won':>3} {'drawn':>5} {'lost':>4} {'pts':>3}  " if teams else ""
     lines = [
         f"{'#':>3}  {'entrant':<24} {head}{'field':<11} {'boards':>6} {'MP':>5} {'%':>6} "
-        f"{'IMPs':>5} {'tops':>4}"
+        f"{'IMPs':>5} {'tops':>4}" + (f" {'par':>5}" if with_par else "")
     ]
     for row in standings.rows:
         team = row.team or {}
@@ -116,6 +118,7 @@ def duplicate_table_text(standings: DuplicateStandings) -> str:
         lines.append(
             f"{row.rank:>3}  {row.entrant:<24} {figures}{row.field:<11} {row.boards:>6} "
             f"{row.matchpoints:>5} {float(row.percent):>6.2f} {row.imps:>5} {row.tops:>4}"
+            + (f" {row.par_imps if row.par_imps is not None else '-':>5}" if with_par else "")
         )
     return "".join(f"{line}\n" for line in lines)
 

@@ -4,7 +4,9 @@ start with ``leagues.tasks.``, so ``services.celery.route_task`` sends it there)
 :func:`on_boards_committed` receives ``eventstore.signals.events_committed`` (connected in
 ``leagues.apps``): when a competition's commit holds ``BoardsCommitted``, the round's par
 task is sent. Sending twice is harmless: each board's ``BoardParComputed`` has its own
-command id (``par:<round>:<board>``) and a board with a par is skipped.
+command id (``par:<round>:<board>``) and a board with a par is skipped; a send that is
+lost is sent again by the repair sweep (:func:`resend_par`,
+``leagues.services.duplicate_repair``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ def compute_par(competition_id: str, round_number: int) -> int:
     """Record the par of every board of the round that has none yet; how many."""
     ensure_sound_connection()
     return compute_round_par(competition_id, int(round_number))
+
+
+def resend_par(competition_id: str, round_number: int) -> None:
+    """The repair sweep's resend of a round's par task (``duplicate_repair``)."""
+    compute_par.apply_async(args=(competition_id, int(round_number)))
 
 
 def on_boards_committed(

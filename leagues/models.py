@@ -69,6 +69,26 @@ class BoardSecret(models.Model):
         ]
 
 
+class DuplicateRoundCheck(models.Model):
+    """When the repair sweep next looks at a duplicate round (``leagues.services.
+    duplicate_repair``): a par task or a tables' reveal that may have been lost. ``due_at``
+    null: nothing to look at until an event of the round schedules it again. One row per
+    duplicate round, written with its ``BoardsCommitted``."""
+
+    competition_id = models.UUIDField()
+    round = models.PositiveIntegerField()
+    due_at = models.DateTimeField(null=True, db_index=True)
+    # Sweeps that found something to resend; the sweep gives up after REPAIR_ATTEMPTS.
+    attempts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition_id", "round"], name="leagues_duplicate_check_once"
+            )
+        ]
+
+
 class CompetitionTable(models.Model):
     """Which table plays which match (written before the table's game starts)."""
 

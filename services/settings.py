@@ -301,6 +301,11 @@ WS_SAFETY_SWEEP_SECONDS = env_int("SPADES_WS_SAFETY_SWEEP_SECONDS", 30, low=1, h
 # Seconds a sweep's due time is trusted (games.live.due): the scheduler's sweeps query the
 # database at least this often even when nothing is due.
 SPADES_SWEEP_SAFETY_SECONDS = env_int("SPADES_SWEEP_SAFETY_SECONDS", 120, low=1, high=3600)
+# Seconds a duplicate round's par, or its tables' reveal, may take before the repair sweep
+# sends it again (leagues.services.duplicate_repair): longer than a round's par takes.
+SPADES_DUPLICATE_REPAIR_SECONDS = env_int(
+    "SPADES_DUPLICATE_REPAIR_SECONDS", 900, low=10, high=86400
+)
 
 # ---------------------------------------------------------------- auth, i18n, static
 AUTH_PASSWORD_VALIDATORS = [

@@ -73,6 +73,7 @@ CONFLICT = {
     "board_open",
     "par_version_gone",
     "par_mismatch",
+    "no_change",
 }
 
 

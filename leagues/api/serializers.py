@@ -40,6 +40,7 @@ from leagues.domain.decisions.competition import (
     MAX_ORGANISERS,
     MAX_ROUND_STARTS,
 )
+from leagues.domain.decisions.duplicate import MAX_TABLE, BoardCorrectionRequest
 from leagues.domain.decisions.pairing_control import MAX_OVERRIDE_MATCHES
 from leagues.domain.decisions.results import FORFEIT_SIDES
 from leagues.domain.entrant_import import MAX_IMPORT_BYTES
@@ -422,3 +423,22 @@ class BoardAgainSerializer(RequestSerializer):
         fields = body if isinstance(body, dict) else {}
         known_fields(fields, ("seat",))
         return fields.get("seat")
+
+
+class BoardCorrectionSerializer(RequestSerializer):
+    """An organiser's correction of one table's result on one board (docs/leagues.md,
+    "Correcting a board")."""
+
+    parser = BoardCorrectionRequest.parse
+
+    table = serializers.IntegerField(
+        min_value=1, max_value=MAX_TABLE, help_text="The table (its match's number)."
+    )
+    bids = serializers.DictField(
+        help_text='By seat: a number from 0 to 13, "nil" or "blind_nil" (docs/formats.md).'
+    )
+    tricks = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=13),
+        help_text="By seat, adding up to 13.",
+    )
+    reason = serializers.CharField(max_length=MAX_REASON, validators=[NAMED])

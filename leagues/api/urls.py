@@ -41,6 +41,10 @@ urlpatterns = [
     path(f"{C}/rounds/<int:number>/boards/<int:board>/traveller", views.TravellerView.as_view()),
     path(f"{C}/rounds/<int:number>/boards/<int:board>/again", views.BoardAgainView.as_view()),
     path(
+        f"{C}/rounds/<int:number>/boards/<int:board>/correct",
+        views.BoardCorrectionView.as_view(),
+    ),
+    path(
         f"{C}/rounds/<int:number>/boards/<int:board>/par/<int:play>",
         views.ParPlayView.as_view(),
     ),

@@ -69,7 +69,7 @@ from services.api.throttles import LeaguesWriteThrottle, WhatIfThrottle
 
 from . import serializers as bodies
 from .errors import LeagueErrorsMixin
-from .serializers import BoardAgainSerializer
+from .serializers import BoardAgainSerializer, BoardCorrectionSerializer
 
 MAX_TIEBREAKS = 16
 MAX_QUERY_NUMBER = 10**9
@@ -919,6 +919,26 @@ class RoundBoardsView(LeaguesView):
 class TravellerView(LeaguesView):
     def get(self, request: Request, competition_id: str, number: int, board: int) -> Response:
         return Response(duplicate_reads.board_traveller(competition_id, number, board))
+
+
+@write(
+    "competition_board_correct",
+    "An organiser corrects one table's result on a revealed board (bids and tricks by "
+    "seat, and a reason): `BoardResultCorrected`, re-scored under the pinned preset; 201 "
+    "the board's traveller (409 `board_open` before the reveal, `no_change`; 404 "
+    "`unknown_table`; 400 `invalid` for bids or tricks a board cannot have).",
+)
+class BoardCorrectionView(CommandView):
+    body = BoardCorrectionSerializer
+    creates = True
+
+    def run(self, user: Any, body: Any, competition_id: str, number: int, board: int) -> Any:
+        return duplicate_services.correct_board(user, competition_id, number, board, body)
+
+    def render(self, outcome: Any, **path: Any) -> Any:
+        return duplicate_reads.board_traveller(
+            path["competition_id"], path["number"], path["board"]
+        )
 
 
 @write(

@@ -26,6 +26,7 @@ from .commitment import SEED_PATTERN
 from .competition import Competition, PairedRound, Settings
 from .duplicate.boards import MAX_BOARDS, dealer_of, round_commitment, verify_board
 from .duplicate.movements import MAX_TABLES, MOVEMENTS, Schedule
+from .duplicate.par import MAX_PLAYS, BoardPar, ParMethod, play_seed
 from .duplicate.session import (
     DUPLICATE_TIEBREAKS,
     SCALES,
@@ -112,7 +113,23 @@ DUPLICATE_KEYS = (
 )
 #: What a stage-seated duplicate setting may hold (the stages pin rounds and tables).
 STAGE_DUPLICATE_KEYS = ("seating", "movement", "boards_per_round", "scale", "rules")
-BOARD_KEYS = ("board", "dealer", "seed_hash", "seed")
+BOARD_KEYS = ("board", "dealer", "seed_hash", "seed", "par")
+#: A revealed board's par (``BoardPar.as_dict``); the totals and averages are optional on
+#: reading and, when present, must be what the plays give.
+PAR_KEYS = (
+    "method",
+    "bot_version",
+    "plays",
+    "north_south_total",
+    "east_west_total",
+    "north_south",
+    "east_west",
+    "net",
+)
+PAR_METHOD_KEYS = ("level", "version", "plays")
+PAR_PLAY_KEYS = ("seed", "north_south", "east_west")
+#: Bounds of a par play's board score (a board scores a few hundred points at most).
+MAX_BOARD_POINTS = 10_000
 SEATING_KEYS = ("table", "board", "north_south", "east_west")
 BOARD_RESULT_KEYS = (
     "round",
@@ -123,6 +140,7 @@ BOARD_RESULT_KEYS = (
     "bids",
     "tricks",
     "score",
+    "corrected",
 )
 STAGE_KEYS = ("kind", "rounds", "advance", "double", "reset")
 POINTS_KEYS = ("win", "draw", "loss", "bye", "late_join", "forfeit_loss")
@@ -871,8 +889,62 @@ def _round_boards(
             check = verify_board(board, seed, seed_hash, None, round_seed)
             if not check.ok:
                 _fail(f"{at}.seed", f"board {board}: {check.problem}.")
-        boards.append(RoundBoard(board, dealer_of(board), seed_hash, seed))
+        par = None
+        if raw.get("par") is not None:
+            if seed is None:
+                _fail(
+                    f"{at}.par",
+                    "a board's par is published with its seed (before, it would tell how "
+                    "the board plays).",
+                )
+            par = _board_par(raw["par"], f"{at}.par", seed)
+        boards.append(RoundBoard(board, dealer_of(board), seed_hash, seed, par))
     return tuple(boards)
+
+
+def _board_par(value: object, where: str, seed: str) -> BoardPar:
+    """A revealed board's par: its method, bot version and plays, each play's seed the one
+    the board's seed gives (``par.play_seed``), and the totals and averages (when written)
+    what the plays give. The plays themselves are re-played offline with the bots' code
+    (``par.verify_par``; ``manage.py verify_par`` for the platform)."""
+    raw = _object(value, where, PAR_KEYS)
+    raw_method = _object(raw.get("method"), f"{where}.method", PAR_METHOD_KEYS)
+    level = raw_method.get("level")
+    version = raw_method.get("version")
+    for name, text in (("level", level), ("version", version)):
+        if not isinstance(text, str) or not 1 <= len(text) <= 64:
+            _fail(f"{where}.method.{name}", "expected a text of 1 to 64 characters.")
+    count = _int(raw_method.get("plays"), f"{where}.method.plays", 1, MAX_PLAYS)
+    method = ParMethod(str(level), str(version), count)
+    if raw.get("bot_version") != method.version:
+        _fail(
+            f"{where}.bot_version",
+            f"the par was played by the method's version {method.version!r}, "
+            f"not {raw.get('bot_version')!r}.",
+        )
+    listed = _list(raw.get("plays"), f"{where}.plays", MAX_PLAYS)
+    if len(listed) != count:
+        _fail(f"{where}.plays", f"the method plays the board {count} times; list each play.")
+    plays = []
+    for index, item in enumerate(listed, start=1):
+        at = f"{where}.plays[{index - 1}]"
+        play = _object(item, at, PAR_PLAY_KEYS)
+        expected = str(play_seed(seed, index))
+        if play.get("seed") != expected:
+            _fail(
+                f"{at}.seed",
+                f"play {index}'s seed is {expected} (from the board's seed), "
+                f"not {play.get('seed')!r}.",
+            )
+        ns = _int(play.get("north_south"), f"{at}.north_south", -MAX_BOARD_POINTS, MAX_BOARD_POINTS)
+        ew = _int(play.get("east_west"), f"{at}.east_west", -MAX_BOARD_POINTS, MAX_BOARD_POINTS)
+        plays.append((expected, ns, ew))
+    par = BoardPar(method, method.version, tuple(plays))
+    written = par.as_dict()
+    for key in ("north_south_total", "east_west_total", "north_south", "east_west", "net"):
+        if raw.get(key) is not None and raw[key] != written[key]:
+            _fail(f"{where}.{key}", f"the plays give {written[key]!r}, not {raw[key]!r}.")
+    return par
 
 
 def _numbers(numbers: list[int]) -> str:
@@ -979,6 +1051,10 @@ def _board_results(
         except ScoresheetError as error:
             _fail(at, str(error).removeprefix("Hand 1: "))
         result = board_result(dup.rules, round_number, seat, hand.bids, hand.blind, hand.tricks)
+        corrected = raw.get("corrected", False)
+        if not isinstance(corrected, bool):
+            _fail(f"{at}.corrected", "corrected is true or false.")
+        result = replace(result, corrected=corrected)
         if raw.get("score") is not None:
             given = _object(raw["score"], f"{at}.score", SIDES)
             expected = {"north_south": result.score_ns, "east_west": result.score_ew}

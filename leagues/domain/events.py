@@ -62,6 +62,7 @@ BOARDS_COMMITTED = "BoardsCommitted"
 BOARDS_REVEALED = "BoardsRevealed"
 BOARD_RESULT_RECORDED = "BoardResultRecorded"
 BOARD_PAR_COMPUTED = "BoardParComputed"
+BOARD_RESULT_CORRECTED = "BoardResultCorrected"
 
 LEAGUE_CREATED = "LeagueCreated"
 SEASON_ADDED = "SeasonAdded"
@@ -119,6 +120,7 @@ SCHEMA_VERSIONS: dict[str, int] = {
     BOARDS_REVEALED: 1,
     BOARD_RESULT_RECORDED: 1,
     BOARD_PAR_COMPUTED: 1,
+    BOARD_RESULT_CORRECTED: 1,
     LEAGUE_CREATED: 2,
     SEASON_ADDED: 1,
     DIVISIONS_ASSIGNED: 1,
@@ -148,6 +150,7 @@ TYPED_FIELDS: dict[str, tuple[str, ...]] = {
     FORBIDDEN_PAIR_ADDED: ("reason",),
     FORBIDDEN_PAIR_REMOVED: ("reason",),
     ROUND_PAIRING_OVERRIDDEN: ("reason",),
+    BOARD_RESULT_CORRECTED: ("reason",),
     LEAGUE_CREATED: ("name",),
 }
 
@@ -633,6 +636,44 @@ def board_result_recorded(
     )
 
 
+def board_result_corrected(
+    *,
+    recorded: Mapping[str, Any],
+    bids: Sequence[int],
+    blind: Sequence[bool],
+    tricks: Sequence[int],
+    score: Mapping[str, int],
+    correction: int,
+    organiser: int,
+    reason: Typed,
+    actor: Actor,
+) -> NewEvent:
+    """An organiser's correction of one table's result on one board (``recorded``: the
+    board's result as it stands, whose round, board, table and entrants it keeps): the
+    corrected bids, blind flags and tricks by seat, re-scored on their own under the
+    pinned preset; ``correction`` numbers the competition's board corrections from 1.
+    The ``BoardResultRecorded`` it replaces stays as it was."""
+    return _event(
+        BOARD_RESULT_CORRECTED,
+        {
+            "round": int(recorded["round"]),
+            "board": int(recorded["board"]),
+            "table": int(recorded["table"]),
+            "table_id": str(recorded["table_id"]),
+            "north_south": str(recorded["north_south"]),
+            "east_west": str(recorded["east_west"]),
+            "bids": list(bids),
+            "blind": list(blind),
+            "tricks": list(tricks),
+            "score": {side: int(score[side]) for side in SIDES},
+            "correction": correction,
+            "organiser": organiser,
+            "reason": reason,
+        },
+        actor,
+    )
+
+
 def board_par_computed(
     *, round_number: int, par: Mapping[str, Any], bot_version: str, actor: Actor
 ) -> NewEvent:
@@ -870,6 +911,19 @@ def _duplicate(value: object) -> bool:
     )
 
 
+_BOARD_RESULT: dict[str, Check] = {
+    "round": _at_least(1),
+    "board": _at_least(1),
+    "table": _at_least(1),
+    "table_id": _filled,
+    "north_south": _filled,
+    "east_west": _filled,
+    "bids": _list_of(_at_least(0), 4),
+    "blind": _list_of(_bool, 4),
+    "tricks": _list_of(_at_least(0), 4),
+    "score": _POINTS,
+}
+
 _SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
     (COMPETITION_CREATED, 2): _CREATED_V2,
     (COMPETITION_CREATED, 3): {
@@ -887,19 +941,14 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
         "round_seed": _filled,
         "boards": _list_of(_board_revealed),
     },
-    (BOARD_RESULT_RECORDED, 1): {
-        "round": _at_least(1),
-        "board": _at_least(1),
-        "table": _at_least(1),
-        "table_id": _filled,
-        "north_south": _filled,
-        "east_west": _filled,
-        "bids": _list_of(_at_least(0), 4),
-        "blind": _list_of(_bool, 4),
-        "tricks": _list_of(_at_least(0), 4),
-        "score": _POINTS,
-    },
+    (BOARD_RESULT_RECORDED, 1): _BOARD_RESULT,
     (BOARD_PAR_COMPUTED, 1): {"round": _at_least(1), "par": _par, "bot_version": _filled},
+    (BOARD_RESULT_CORRECTED, 1): {
+        **_BOARD_RESULT,
+        "correction": _at_least(1),
+        "organiser": _int,
+        "reason": _typed_filled,
+    },
     (ENTRANT_REGISTERED, 3): _ENTRANT,
     (ENTRANT_LATE_JOINED, 3): {**_ENTRANT, "joined_round": _at_least(2)},
     (PARTNERSHIP_PROPOSED, 2): {

@@ -190,6 +190,9 @@ class DuplicateRound:
     par_versions: dict[int, str] = field(default_factory=dict)
     round_seed: str | None = None
     revealed: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # How many of its board results an organiser corrected (BoardResultCorrected); a
+    # corrected result in ``results`` carries ``corrected`` (by whom, why).
+    corrections: int = 0
 
     @property
     def is_revealed(self) -> bool:
@@ -650,6 +653,40 @@ def _board_result(state: CompetitionState, type_: str, version: int, event: Even
     state.duplicate[int(event.data["round"])].results.append(dict(event.data))
 
 
+def _board_corrected(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    """The table's result on the board becomes the correction's (the recorded one stays in
+    the stream); ``corrected`` says by whom, why and which correction it is."""
+    data = event.data
+    found = state.duplicate[int(data["round"])]
+    key = (int(data["table"]), int(data["board"]))
+    corrected = {
+        **{k: data[k] for k in _BOARD_RESULT_KEYS},
+        "corrected": {
+            "correction": int(data["correction"]),
+            "organiser": int(data["organiser"]),
+            "reason": state.texts(data["reason"]),
+        },
+    }
+    found.results = [
+        corrected if (int(r["table"]), int(r["board"])) == key else r for r in found.results
+    ]
+    found.corrections += 1
+
+
+_BOARD_RESULT_KEYS = (
+    "round",
+    "board",
+    "table",
+    "table_id",
+    "north_south",
+    "east_west",
+    "bids",
+    "blind",
+    "tricks",
+    "score",
+)
+
+
 def _board_par(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
     found = state.duplicate[int(event.data["round"])]
     board = int(event.data["par"]["board"])
@@ -667,6 +704,7 @@ _HANDLERS = {
     ev.BOARDS_COMMITTED: _boards_committed,
     ev.BOARD_RESULT_RECORDED: _board_result,
     ev.BOARD_PAR_COMPUTED: _board_par,
+    ev.BOARD_RESULT_CORRECTED: _board_corrected,
     ev.BOARDS_REVEALED: _boards_revealed,
     ev.COMPETITION_CREATED: _created,
     ev.ENTRANT_REGISTERED: _registered,

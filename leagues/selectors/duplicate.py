@@ -22,6 +22,7 @@ from games.services.errors import CommandRejected
 from games.services.table_state import reading_state
 from leagues.core.duplicate.board_scoring import score_board, traveller, would_rank
 from leagues.core.duplicate.boards import dealer_of, derive_board
+from leagues.core.duplicate.par import BoardPar, fraction_text
 from leagues.core.duplicate.session import (
     BoardResult,
     DuplicateState,
@@ -45,12 +46,7 @@ from leagues.domain.settings import DUPLICATE_SCALES
 from leagues.domain.state import CompetitionState, DuplicateRound
 from leagues.services.streams import load
 
-
-def _fraction_text(value: Fraction) -> str:
-    """A par average as text (no floats in answers that must re-compute exactly)."""
-    return (
-        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    )
+from .players import usernames_of
 
 
 def _par_of(found: DuplicateRound, board: int) -> dict[str, Any] | None:
@@ -63,9 +59,9 @@ def _par_of(found: DuplicateRound, board: int) -> dict[str, Any] | None:
     return {
         **published,
         "bot_version": found.par_versions.get(board),
-        "north_south": _fraction_text(ns),
-        "east_west": _fraction_text(ew),
-        "net": _fraction_text(ns - ew),
+        "north_south": fraction_text(ns),
+        "east_west": fraction_text(ew),
+        "net": fraction_text(ns - ew),
     }
 
 
@@ -103,10 +99,20 @@ def _hands(found: DuplicateRound, board: int) -> dict[str, list[str]]:
 
 def board_traveller(competition_id: object, round_number: int, board: int) -> dict[str, Any]:
     """Board ``board``'s traveller: every table's bids, tricks and score, matchpoints and
-    IMPs against the field, and par. Refused while any table may still play it."""
+    IMPs against the field, and par; a corrected line says by whom and why
+    (``corrected``). Refused while any table may still play it."""
     state = load(competition_id)
     found = shown_board(state, round_number, board, what="its traveller is shown")
-    return _traveller(found, board)
+    answer = _traveller(found, board)
+    organisers = [
+        str(line["corrected"]["organiser"]) for line in answer["tables"] if line["corrected"]
+    ]
+    names = usernames_of(organisers) if organisers else {}
+    for line in answer["tables"]:
+        if line["corrected"]:
+            by = str(line["corrected"]["organiser"])
+            line["corrected"] = {**line["corrected"], "by": names.get(by, by)}
+    return answer
 
 
 def _traveller(found: DuplicateRound, board: int) -> dict[str, Any]:
@@ -141,6 +147,9 @@ def _traveller(found: DuplicateRound, board: int) -> dict[str, Any]:
                 "blind": r["blind"],
                 "tricks": r["tricks"],
                 "score": r["score"],
+                # An organiser's correction of this line (BoardResultCorrected): which,
+                # by whom, why; null for the result as the table played it.
+                "corrected": r.get("corrected"),
             }
             for r in results
         ],
@@ -229,6 +238,7 @@ def file_state(state: CompetitionState) -> DuplicateState | None:
                 str(found.revealed[int(board["board"])]["seed"])
                 if int(board["board"]) in shown
                 else None,
+                _file_par(found, int(board["board"])) if int(board["board"]) in shown else None,
             )
             for board in found.boards
         )
@@ -259,9 +269,18 @@ def file_state(state: CompetitionState) -> DuplicateState | None:
                     _four(r["tricks"], int),
                     int(r["score"]["north_south"]),
                     int(r["score"]["east_west"]),
+                    corrected="corrected" in r,
                 )
             )
     return DuplicateState(settings, tuple(rounds), tuple(results))
+
+
+def _file_par(found: DuplicateRound, board: int) -> BoardPar | None:
+    """A shown board's par as the file holds it (None: no par recorded yet)."""
+    published = found.pars.get(board)
+    if published is None:
+        return None
+    return BoardPar.from_published(published, found.par_versions.get(board, ""))
 
 
 def _four(values: Any, kind: Any) -> Any:

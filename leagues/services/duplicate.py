@@ -24,6 +24,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils import timezone
+
 from bots.strategies.registry import exact_strategy
 from bots.strategies.selfplay import play_level
 from games.engine.cards import card_name, names_in
@@ -37,15 +39,17 @@ from leagues.core.duplicate.board_scoring import score_board
 from leagues.core.duplicate.boards import derive_board
 from leagues.core.duplicate.par import ParMethod, compute_par, verify_par
 from leagues.core.errors import LeagueError
+from leagues.domain import events as ev
 from leagues.domain.decisions import duplicate as dup
 from leagues.domain.decisions import results as result_rules
 from leagues.domain.state import CompetitionState
 from leagues.models import BoardSecret
 from scoring.core.replay import RecordError, replay_document
 
+from .duplicate_repair import repair_grace, schedule_check
 from .pairing_secrets import seed_of
 from .results import finish_if_complete
-from .streams import Decide, execute, execute_each, load
+from .streams import Decide, actor_of, as_organiser, execute, execute_each, load
 
 logger = logging.getLogger(__name__)
 
@@ -55,10 +59,12 @@ DIRECTOR = SystemActor("competition")
 
 
 def keep_board_seed(competition_id: str, round_number: int, seed: str, commitment: str) -> None:
-    """Store a round's board seed, in the transaction of its ``BoardsCommitted``."""
+    """Store a round's board seed, in the transaction of its ``BoardsCommitted``; the
+    repair sweep looks at the round once its par should be done (``duplicate_repair``)."""
     BoardSecret.objects.create(
         competition_id=competition_id, round=round_number, seed=seed, commitment=commitment
     )
+    schedule_check(competition_id, round_number, timezone.now() + repair_grace())
 
 
 def board_seed_of(competition_id: str, round_number: int) -> str | None:
@@ -148,11 +154,15 @@ def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) ->
     ]
     commands.append((f"boards-revealed:{round_number}", reveal))
     commands += [(f"table-result:{row.table_id}", match_result(row)) for row in rows]
-    outcomes = execute_each(
-        competition_id,
-        commands,
-        after=lambda s, _e: finish_if_complete(s, DUPLICATE_ACTOR),
-    )
+
+    def after(state: CompetitionState, events: Sequence[Any]) -> None:
+        finish_if_complete(state, DUPLICATE_ACTOR)
+        if any(event.type == ev.BOARDS_REVEALED for event in events):
+            # The tables' reveal follows this commit; if it is lost (a crash before it,
+            # a refused command), the repair sweep issues it again.
+            schedule_check(competition_id, round_number, timezone.now() + repair_grace())
+
+    outcomes = execute_each(competition_id, commands, after=after)
     for (command_id, _), outcome in zip(commands, outcomes, strict=True):
         if isinstance(outcome, LeagueError):
             # e.g. the organiser entered that match's result first: theirs stands.
@@ -160,19 +170,57 @@ def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) ->
     state = load(competition_id)
     found = state.duplicate.get(round_number)
     if found is not None and found.is_revealed:
-        reveal_tables(state, round_number)
+        revealed = reveal_tables(state, round_number)
+        if revealed and set(found.board_numbers) <= set(found.pars):
+            schedule_check(competition_id, round_number, None)  # nothing left to repair
 
 
-def reveal_tables(state: CompetitionState, round_number: int) -> None:
-    """Reveal the held-back seed of every table of a revealed round (idempotent)."""
-    for table_id in state.tables.get(round_number, {}).values():
-        try:
-            table_commands.execute(
-                RevealDeals(table_id), DIRECTOR, command_id=f"reveal-boards:{table_id}"
-            )
-        except CommandRejected as error:
-            if error.code not in ("already_revealed",):
-                logger.warning("table %s: boards not revealed: %s", table_id, error.message)
+def reveal_tables(state: CompetitionState, round_number: int) -> bool:
+    """Reveal the held-back seed of every table of a revealed round (idempotent); whether
+    every one of them is revealed."""
+    results = [reveal_table(t) for t in state.tables.get(round_number, {}).values()]
+    return all(results)
+
+
+def reveal_table(table_id: str) -> bool:
+    """``RevealDeals`` to one table of a revealed round (command id
+    ``reveal-boards:<table>``); whether its seed is revealed (now or before)."""
+    try:
+        table_commands.execute(
+            RevealDeals(table_id), DIRECTOR, command_id=f"reveal-boards:{table_id}"
+        )
+    except CommandRejected as error:
+        if error.code != "already_revealed":
+            logger.warning("table %s: boards not revealed: %s", table_id, error.message)
+            return False
+    return True
+
+
+def correct_board(
+    user: Any,
+    competition_id: object,
+    round_number: int,
+    board: int,
+    request: dup.BoardCorrectionRequest,
+) -> CompetitionState:
+    """An organiser's correction of one table's result on one board
+    (``BoardResultCorrected``, re-scored under the pinned preset). The standings,
+    travellers and export read it from the stream; the table's match result and the skill
+    rating are left as they are (docs/leagues.md, "Correcting a board")."""
+
+    def decide(state: CompetitionState, organiser: int) -> list[Any]:
+        assert state.settings is not None  # as_organiser refused a missing competition
+        return dup.decide_board_correction(
+            state,
+            round_number=round_number,
+            board=board,
+            request=request,
+            rules=rules_from_spec(dict(state.settings.rules.snapshot)),
+            organiser=organiser,
+            actor=actor_of(user),
+        )
+
+    return as_organiser(user, competition_id, decide)
 
 
 # ---------------------------------------------------------------- par

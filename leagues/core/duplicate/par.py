@@ -179,3 +179,82 @@ def verify_par(
     if again != published:
         return ParCheck(board.number, False, "the published par differs from the recomputed one")
     return ParCheck(board.number, True)
+
+
+def fraction_text(value: Fraction) -> str:
+    """A par average as text, exact (``"-17/4"``, ``"30"``): no floats where a figure must
+    be recomputed to the bit."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPar:
+    """A board's published par as a competition file holds it: the method, the bot code's
+    version that played it, and each play's seed and board scores (the averages follow).
+
+    Offline, anyone re-derives each play's seed from the revealed board seed
+    (:func:`play_seed`) and, with the bots' code at ``bot_version``, the plays themselves
+    (:func:`verify_par` with :meth:`published`)."""
+
+    method: ParMethod
+    bot_version: str
+    plays: tuple[tuple[str, int, int], ...]  # (seed as text, North-South, East-West)
+
+    @property
+    def north_south_total(self) -> int:
+        return sum(ns for _, ns, _ in self.plays)
+
+    @property
+    def east_west_total(self) -> int:
+        return sum(ew for _, _, ew in self.plays)
+
+    @property
+    def north_south(self) -> Fraction:
+        return Fraction(self.north_south_total, len(self.plays))
+
+    @property
+    def east_west(self) -> Fraction:
+        return Fraction(self.east_west_total, len(self.plays))
+
+    @property
+    def net(self) -> Fraction:
+        return self.north_south - self.east_west
+
+    @classmethod
+    def from_published(cls, published: dict[str, Any], bot_version: str) -> BoardPar:
+        """From ``Par.as_dict`` (``BoardParComputed``'s ``par``) and its bot version."""
+        return cls(
+            ParMethod(**published["method"]),
+            bot_version,
+            tuple(
+                (str(p["seed"]), int(p["north_south"]), int(p["east_west"]))
+                for p in published["plays"]
+            ),
+        )
+
+    def published(self, board: int) -> dict[str, Any]:
+        """As ``Par.as_dict`` gives it for board ``board`` (what :func:`verify_par` checks)."""
+        return {
+            "board": board,
+            "method": self.method.as_dict(),
+            "plays": [
+                {"seed": seed, "north_south": ns, "east_west": ew} for seed, ns, ew in self.plays
+            ],
+            "north_south_total": self.north_south_total,
+            "east_west_total": self.east_west_total,
+        }
+
+    def as_dict(self) -> dict[str, Any]:
+        """The file's ``par`` of a board: the published par, the bot version and the
+        averages as exact fractions in text."""
+        published = self.published(0)
+        del published["board"]
+        return {
+            **published,
+            "bot_version": self.bot_version,
+            "north_south": fraction_text(self.north_south),
+            "east_west": fraction_text(self.east_west),
+            "net": fraction_text(self.net),
+        }

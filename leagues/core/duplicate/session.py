@@ -52,6 +52,7 @@ from ..errors import LeagueError
 from ..lots import lot
 from .board_scoring import (
     TeamMatchScore,
+    imps,
     imps_against_field,
     matchpoints,
     score_board,
@@ -60,6 +61,7 @@ from .board_scoring import (
 )
 from .boards import MAX_BOARDS, board_seed, dealer_of, round_commitment
 from .movements import Schedule, Seating, mitchell, movement, teams_of_four
+from .par import BoardPar
 
 SCALES = ("matchpoints", "imps")
 SLOT_ORDERS = ("lots", "as_listed")
@@ -211,6 +213,8 @@ class RoundBoard:
     dealer: int
     seed_hash: str
     seed: str | None = None
+    #: The board's par once revealed (the platform's ``BoardParComputed``), or None.
+    par: BoardPar | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -218,6 +222,8 @@ class RoundBoard:
             "dealer": SEAT_NAMES[self.dealer],
             "seed_hash": self.seed_hash,
             "seed": self.seed,
+            # Written only with a par, so a file without one is as it always was.
+            **({"par": self.par.as_dict()} if self.par is not None else {}),
         }
 
 
@@ -267,6 +273,9 @@ class BoardResult:
     tricks: tuple[int, int, int, int]
     score_ns: int
     score_ew: int
+    #: An organiser corrected this result after the table played it (the platform's
+    #: ``BoardResultCorrected``): the file holds the corrected bids and tricks.
+    corrected: bool = False
 
     @property
     def net(self) -> int:
@@ -288,6 +297,8 @@ class BoardResult:
             "bids": self.bids_dict(),
             "tricks": dict(zip(SEAT_NAMES, self.tricks, strict=True)),
             "score": {"north_south": self.score_ns, "east_west": self.score_ew},
+            # Written only when true, so a file without corrections is as it always was.
+            **({"corrected": True} if self.corrected else {}),
         }
 
 
@@ -448,6 +459,8 @@ class ComparedResult:
     top: int
     matchpoints_ns: int
     imps_ns: int
+    #: North-South's IMPs against the board's par (None: the file has no par for it).
+    par_imps_ns: int | None = None
 
     @property
     def matchpoints_ew(self) -> int:
@@ -466,6 +479,8 @@ class ComparedResult:
             "net": r.net,
             "matchpoints": {"north_south": self.matchpoints_ns, "east_west": self.matchpoints_ew},
             "imps": {"north_south": self.imps_ns, "east_west": -self.imps_ns},
+            # As the platform's traveller: North-South's IMPs against par (with a par).
+            **({} if self.par_imps_ns is None else {"imps_against_par": self.par_imps_ns}),
         }
 
 
@@ -484,14 +499,22 @@ def compared(state: DuplicateState) -> list[ComparedResult]:
         settings = state.settings
         key = (result.round, result.board, group_of(settings.movement, result.table))
         groups.setdefault(key, []).append(result)
+    pars = board_pars(state)
     out: list[ComparedResult] = []
-    for (_, _, group), members in sorted(groups.items()):
+    for (number, board, group), members in sorted(groups.items()):
         members.sort(key=lambda r: r.table)
         nets = [r.net for r in members]
         ceiling = top(len(nets))
+        par = pars.get((number, board))
         for r, mp, diff in zip(members, matchpoints(nets), imps_against_field(nets), strict=True):
-            out.append(ComparedResult(r, group, ceiling, mp, diff))
+            against = None if par is None else imps(r.net - par.net)
+            out.append(ComparedResult(r, group, ceiling, mp, diff, against))
     return out
+
+
+def board_pars(state: DuplicateState) -> dict[tuple[int, int], BoardPar]:
+    """(round, board) -> the board's par, for the boards the file gives one."""
+    return {(r.number, b.board): b.par for r in state.rounds for b in r.boards if b.par is not None}
 
 
 def travellers(state: DuplicateState) -> list[dict[str, Any]]:
@@ -617,6 +640,8 @@ class DuplicateRow:
     tiebreaks: dict[str, int]
     #: A teams-of-four competition's team record (``team_records``), else None.
     team: dict[str, int] | None = None
+    #: IMPs against par over the entrant's boards that have one (None: no board has).
+    par_imps: int | None = None
 
     @property
     def percent(self) -> Fraction:
@@ -635,6 +660,7 @@ class DuplicateRow:
             "tops": self.tops,
             "tiebreaks": dict(self.tiebreaks),
             **({} if self.team is None else {"team": dict(self.team)}),
+            **({} if self.par_imps is None else {"imps_against_par": self.par_imps}),
         }
 
 
@@ -699,12 +725,16 @@ def duplicate_standings(
     order = check_duplicate_tiebreaks(
         tiebreaks if tiebreaks is not None else (state.settings.tiebreaks or None), scale
     )
-    totals = {e: {"boards": 0, "matchpoints": 0, "top": 0, "imps": 0, "tops": 0} for e in entrants}
+    totals = {
+        e: {"boards": 0, "matchpoints": 0, "top": 0, "imps": 0, "tops": 0, "par_imps": 0}
+        for e in entrants
+    }
     for line in compared(state):
         r = line.result
-        for entrant, mp, diff in (
-            (r.north_south, line.matchpoints_ns, line.imps_ns),
-            (r.east_west, line.matchpoints_ew, -line.imps_ns),
+        par = line.par_imps_ns or 0
+        for entrant, mp, diff, against in (
+            (r.north_south, line.matchpoints_ns, line.imps_ns, par),
+            (r.east_west, line.matchpoints_ew, -line.imps_ns, -par),
         ):
             row = totals[entrant]
             row["boards"] += 1
@@ -712,6 +742,8 @@ def duplicate_standings(
             row["top"] += line.top
             row["imps"] += diff
             row["tops"] += int(line.top > 0 and mp == line.top)
+            row["par_imps"] += against
+    with_par = bool(board_pars(state))
     teams = state.settings.movement == TEAM_MOVEMENT
     matches = tuple(team_matches(state)) if teams else None
     records = team_records(matches or ())
@@ -743,6 +775,7 @@ def duplicate_standings(
             v["tops"],
             {tb: v[tb] for tb in order if tb != "lots"},
             None if team is None else team[entrant],
+            v["par_imps"] if with_par else None,
         )
 
     if state.settings.stage_seated:

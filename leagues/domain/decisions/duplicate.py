@@ -15,6 +15,7 @@ in order (the barometer style of ``movements``), from the round's secret seed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -27,11 +28,14 @@ from leagues.core.duplicate.par import Par
 from leagues.core.duplicate.session import group_of
 from leagues.core.duplicate.skill import PlayersOnBoard
 from leagues.core.errors import LeagueError
+from scoring.core.scoresheet import ScoresheetError, read_hand
 
 from .. import events as ev
+from .. import parsing as p
 from ..pools import SITE_POOL, pools_fed
 from ..state import CompetitionState, DuplicateRound
 from .guards import require
+from .results import people_of
 
 Actor = Mapping[str, Any]
 
@@ -275,5 +279,99 @@ def decide_par(
     return [
         ev.board_par_computed(
             round_number=round_number, par=par.as_dict(), bot_version=bot_version, actor=actor
+        )
+    ]
+
+
+# ---------------------------------------------------------------- board corrections
+
+BOARD_CORRECTION_FIELDS = ("table", "bids", "tricks", "reason")
+#: A round has a table per match: at most half the entrants a competition takes.
+MAX_TABLE = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCorrectionRequest:
+    """An organiser's correction of one table's result on one board: the table (its
+    match's number in the round), the four ``bids`` and ``tricks`` by seat as a
+    scoresheet hand writes them (``{"north": 4, "east": "nil", ...}``, docs/formats.md),
+    and the ``reason`` (required, 1 to 500 characters). The bids and tricks are checked
+    under the competition's rules by :func:`decide_board_correction`."""
+
+    table: int
+    bids: Mapping[str, Any]
+    tricks: Mapping[str, Any]
+    reason: str
+
+    @classmethod
+    def parse(cls, body: object) -> BoardCorrectionRequest:
+        fields = p.body_of(body)
+        p.known_fields(fields, BOARD_CORRECTION_FIELDS)
+        return cls(
+            table=p.whole(p.required(fields, "table"), "table", 1, MAX_TABLE),
+            bids=p.body_of(p.required(fields, "bids"), "bids"),
+            tricks=p.body_of(p.required(fields, "tricks"), "tricks"),
+            reason=p.text(p.required(fields, "reason"), "reason", p.MAX_REASON, empty=False),
+        )
+
+
+def decide_board_correction(
+    state: CompetitionState,
+    *,
+    round_number: int,
+    board: int,
+    request: BoardCorrectionRequest,
+    rules: Rules,
+    organiser: int,
+    actor: Actor,
+) -> list[NewEvent]:
+    """``BoardResultCorrected``: the table's result on the board as the organiser rules it,
+    re-scored on its own under the pinned ``rules`` (the recorded result stays in the
+    stream). Only a board whose results are shown (recorded at every table and revealed:
+    ``board_open`` before, nothing to correct), a table that played it (``unknown_table``),
+    bids and tricks a board may have (``invalid``, in words: four seats, bids 0 to 13 or
+    nil/blind nil as the rules allow from 0 to 0, tricks adding up to 13), and a change
+    (``no_change``)."""
+    found = shown_board(state, round_number, board, what="its results may be corrected")
+    recorded = next(
+        (r for r in found.results if int(r["board"]) == board and int(r["table"]) == request.table),
+        None,
+    )
+    if recorded is None:
+        raise LeagueError(
+            "unknown_table", f"Round {round_number} has no table {request.table} on board {board}."
+        )
+    try:
+        hand = read_hand(rules, board, {"bids": request.bids, "tricks": request.tricks}, (0, 0))
+    except ScoresheetError as error:
+        message = str(error).replace(f"Hand {board}: ", "", 1)
+        raise LeagueError("invalid", f"Board {board}, table {request.table}: {message}") from None
+    if (list(hand.bids), list(hand.blind), list(hand.tricks)) == (
+        list(recorded["bids"]),
+        list(recorded["blind"]),
+        list(recorded["tricks"]),
+    ):
+        raise LeagueError(
+            "no_change",
+            f"Table {request.table}'s result on board {board} already has those bids and tricks.",
+        )
+    score = score_board(rules, hand.bids, hand.blind, hand.tricks)
+    paired = state.paired_round(round_number)
+    matches = [] if paired is None else paired.pairing.matches
+    match = next((m for m in matches if m.board == request.table), None)
+    # Whom the reason may name: the two entrants' people (erasable by each of them).
+    people = [] if match is None else people_of(state, match)
+    corrections = sum(r.corrections for r in state.duplicate.values())
+    return [
+        ev.board_result_corrected(
+            recorded=recorded,
+            bids=hand.bids,
+            blind=hand.blind,
+            tricks=hand.tricks,
+            score={"north_south": score.north_south.points, "east_west": score.east_west.points},
+            correction=corrections + 1,
+            organiser=organiser,
+            reason=ev.typed(request.reason, ev.typist(actor), people),
+            actor=actor,
         )
     ]

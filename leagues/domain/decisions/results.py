@@ -386,7 +386,7 @@ def decide_confirm_result(
     ]
 
 
-def _people_of(state: CompetitionState, pairing: Pairing) -> list[str]:
+def people_of(state: CompetitionState, pairing: Pairing) -> list[str]:
     """Everyone an organiser's reason about a match may name: both entrants' players and
     reserves, and whoever substituted for them."""
     people: list[str] = []
@@ -427,7 +427,7 @@ def decide_forfeit(
                 if by in ("both", schedule.SEAT_SIDES[seat])
             }
         out.append(no_show_event(number, pairing.board, absent_seats, None, actor))
-    said = ev.typed(reason, ev.typist(actor), _people_of(state, pairing))
+    said = ev.typed(reason, ev.typist(actor), people_of(state, pairing))
     out.append(ev.match_forfeited(data, organiser=organiser, reason=said, actor=actor))
     return out + closing(state, number, seed, actor)
 
@@ -470,7 +470,7 @@ def decide_correct(
         rated=False,
         corrects=target.id,
     )
-    said = ev.typed(request.reason, ev.typist(actor), _people_of(state, pairing))
+    said = ev.typed(request.reason, ev.typist(actor), people_of(state, pairing))
     return [
         ev.result_corrected(data, corrects=target.id, organiser=organiser, reason=said, actor=actor)
     ]

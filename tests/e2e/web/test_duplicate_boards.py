@@ -2,7 +2,8 @@
 board's four hands face up (13 cards a seat), the page accessible (axe-core, every
 control named), and "Play this board again" opening a new table that deals the board,
 the player at the seat they chose, the play page going to it; back on the boards page
-the board says its table is still being played; a par play (computed by the session's
+the board says its table is still being played; an organiser's correction of a board
+result shown under its traveller with its reason; a par play (computed by the session's
 worker) stepped through in the replay viewer to its score. The round is revealed from
 recorded results (``record_round``), as in tests/integration/leagues/test_board_again.py."""
 
@@ -16,6 +17,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.services.table_state import reading_state
+from leagues.domain.decisions.duplicate import BoardCorrectionRequest
+from leagues.services.duplicate import correct_board
 from leagues.services.streams import load
 from leagues.services.tables import start_round
 from tests.e2e.web.conftest import BOTH_SCREENS
@@ -32,7 +35,7 @@ pytestmark = pytest.mark.e2e
 
 @BOTH_SCREENS
 def test_a_revealed_board_face_up_and_played_again(page: Any, orm: None) -> None:
-    cid, _, _ = open_round(bots=False)
+    cid, organiser, _ = open_round(bots=False)
     reveal_round(cid)
     revealed = load(cid).duplicate[1].revealed[1]
     player = UserFactory(username=f"e2e-again-{uuid.uuid4().hex[:8]}")
@@ -57,6 +60,27 @@ def test_a_revealed_board_face_up_and_played_again(page: Any, orm: None) -> None
         assert state.hand is not None
     page.goto(f"/competitions/{cid}/boards/")
     expect(page.locator(".board-again-result").first).to_contain_text("still being played")
+    assert axe_violations(page) == []
+
+    # An organiser corrects table 1's result on board 1: the traveller says so, and why.
+    correct_board(
+        organiser,
+        cid,
+        1,
+        1,
+        BoardCorrectionRequest.parse(
+            {
+                "table": 1,
+                "bids": {"north": 4, "east": 2, "south": 4, "west": 2},
+                "tricks": {"north": 5, "east": 2, "south": 4, "west": 2},
+                "reason": "Arbiter: a misclaimed trick.",
+            }
+        ),
+    )
+    page.goto(f"/competitions/{cid}/boards/")
+    expect(page.locator(".traveller-correction").first).to_contain_text(
+        f"Table 1's result was corrected by {organiser.username}: Arbiter: a misclaimed trick."
+    )
     assert axe_violations(page) == []
 
 

@@ -1,5 +1,5 @@
 """The file tools with nothing but the file (issue 18, point 9): ``scoresheet``,
-``replay``, ``standings`` and ``pair`` run with an empty environment (``env -i``: no
+``replay``, ``standings``, ``pair`` and ``par`` run with an empty environment (``env -i``: no
 ``SECRET_KEY``, no ``DEBUG``, no database URL, no settings module), both as
 ``manage.py TOOL`` and as the ``spades-tools`` console script installed with the
 project, and the console script imports no Django module at all."""
@@ -7,16 +7,23 @@ project, and the console script imports no Django module at all."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from bots.strategies.registry import exact_strategy
+from bots.strategies.selfplay import play_level
 from filetools import NAMES
 from filetools.cli import TOOLS
+from leagues.core.competition_file import competition_document, read_competition
+from leagues.core.duplicate.boards import derive_board
+from leagues.core.duplicate.par import BoardPar, ParMethod, compute_par
 from tests.unit.engine.test_replay_command import one_hand_record
 from tests.unit.leagues.test_competition_file import GOOD
+from tests.unit.leagues.test_duplicate_stage_file import played
 from tests.unit.scoring.test_scoresheet_command import SHEET
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -25,8 +32,32 @@ ROOT = Path(__file__).resolve().parents[3]
 CONSOLE_SCRIPT = Path(sys.executable).parent / "spades-tools"
 
 
+def with_par() -> dict[str, object]:
+    """A stage-seated duplicate file of one revealed board, with its par played once by
+    this code's Hard (what the platform exports)."""
+    competition = read_competition(json.dumps(played(random.Random(7), 4, 1, 1)))
+    assert competition.duplicate is not None
+    version = exact_strategy("hard").version
+    document = competition_document(competition)
+    board = document["rounds"][0]["boards"][0]
+    par = compute_par(
+        derive_board(board["seed"], 1),
+        competition.duplicate.settings.rules,
+        play_level,
+        version,
+        ParMethod("hard", version, 1),
+    )
+    board["par"] = BoardPar.from_published(par.as_dict(), version).as_dict()
+    return document
+
+
 def files(tmp_path: Path) -> dict[str, Path]:
-    documents = {"scoresheet": SHEET, "replay": one_hand_record(), "competition": GOOD}
+    documents = {
+        "scoresheet": SHEET,
+        "replay": one_hand_record(),
+        "competition": GOOD,
+        "par": with_par(),
+    }
     paths = {}
     for name, document in documents.items():
         paths[name] = tmp_path / f"{name}.json"
@@ -37,6 +68,8 @@ def files(tmp_path: Path) -> dict[str, Path]:
 def arguments(tool: str, paths: dict[str, Path]) -> list[str]:
     if tool in ("scoresheet", "replay"):
         return [tool, str(paths[tool]), "--format", "json"]
+    if tool == "par":
+        return [tool, str(paths["par"])]
     extra = ["--format", "json"] if tool == "standings" else ["--seed", "fixed-seed"]
     return [tool, str(paths["competition"]), *extra]
 
@@ -53,6 +86,9 @@ def run_empty(command: list[str], cwd: Path, *variables: str) -> subprocess.Comp
 
 
 def check_output(tool: str, stdout: str) -> None:
+    if tool == "par":
+        assert stdout == "round 1 board 1: par holds\n1 par(s) verified\n"
+        return
     document = json.loads(stdout)
     if tool == "scoresheet":
         assert document["totals"] == {"north_south": 0, "east_west": 71}

@@ -75,9 +75,14 @@ function travellerTable(traveller) {
   const thead = document.createElement("thead");
   thead.append(head);
   const tbody = document.createElement("tbody");
+  const corrections = [];
   for (const line of traveller.tables) {
     const row = document.createElement("tr");
-    cell(row, line.table);
+    // An organiser's correction (BoardResultCorrected): marked here, said below the table.
+    cell(row, line.corrected ? `${line.table} (corrected)` : line.table);
+    if (line.corrected) {
+      corrections.push(`Table ${line.table}'s result was corrected by ${line.corrected.by}: ${line.corrected.reason}`);
+    }
     // Teams of four: the team match a line is compared within (0: the whole round).
     cell(row, line.group || "");
     cell(row, line.north_south);
@@ -99,6 +104,12 @@ function travellerTable(traveller) {
   region.setAttribute("role", "region");
   region.setAttribute("aria-label", `Traveller of board ${traveller.board}`);
   region.append(table);
+  for (const text of corrections) {
+    const note = document.createElement("p");
+    note.className = "traveller-correction";
+    note.textContent = text;
+    region.append(note);
+  }
   return region;
 }
 

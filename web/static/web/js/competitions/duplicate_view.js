@@ -42,3 +42,15 @@ export function parNote(boards) {
   const withPar = revealed.filter((b) => b.par).length;
   return `par computed for ${withPar} of ${all} board${all === 1 ? "" : "s"}`;
 }
+
+/**
+ * Before a teams-of-four round starts: its tables must pair into matches (tables 1 and 2,
+ * 3 and 4 …), so an odd number is said before the server refuses the start ("" otherwise).
+ */
+export function teamsOfFourNote(settings, round) {
+  const duplicate = settings && settings.duplicate;
+  if (!duplicate || duplicate.movement !== "teams_of_four" || round.started || round.closed) return "";
+  const tables = round.matches.length;
+  if (tables % 2 === 0) return "";
+  return `Teams of four needs an even number of tables: this round has ${tables}, so the server will refuse to start it.`;
+}

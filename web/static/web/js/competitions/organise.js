@@ -9,7 +9,7 @@ import { field, onClick, onSubmit, sending } from "../forms.js";
 import { presetTitle } from "../rules.js";
 import * as session from "../session.js";
 import { TEAM_NAMES } from "../table/words.js";
-import { duplicateLine, parNote, roundBoardsLink } from "./duplicate_view.js";
+import { duplicateLine, parNote, roundBoardsLink, teamsOfFourNote } from "./duplicate_view.js";
 import { roundNotes, startPairingControl } from "./pairing_control.js";
 import { startOnboarding } from "./onboarding.js";
 import { SEATS, scoresheetFromRows } from "./scoresheet.js";
@@ -164,6 +164,13 @@ function drawRounds() {
       if (notes) section.append(notes);
       const boards = roundBoardsLink(page.overview.settings, competitionId, round, parNote(page.boards[round.round]));
       if (boards) section.append(boards);
+      const teams = teamsOfFourNote(page.overview.settings, round);
+      if (teams) {
+        const p = document.createElement("p");
+        p.className = "hint teams-of-four-note";
+        p.textContent = teams;
+        section.append(p);
+      }
       if (!round.started && !round.closed) {
         section.append(button(`Start round ${round.round}`, (event) => startRound(event, round.round), "primary"));
       }

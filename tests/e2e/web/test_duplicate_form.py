@@ -46,6 +46,8 @@ def test_an_organiser_creates_and_starts_a_duplicate_competition(page: Any, orm:
 
     # A knockout stage: refused under the stage, in words, before sending.
     page.click("#new-add-stage")
+    expect(page.locator("#new-stage-2-kind")).to_have_value("swiss")
+    page.locator("#new-stage-2-kind").select_option("knockout")
     page.click("#new-submit")
     expect(page.locator('li[data-stage="2"] [data-part=error]')).to_contain_text(
         "a duplicate competition has no knockout stage"

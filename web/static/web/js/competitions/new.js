@@ -186,8 +186,9 @@ export async function start() {
   $("new-duplicate-fields").addEventListener("change", () => showDuplicateProblems([]));
   drawDuplicate();
   $("new-add-stage").addEventListener("click", () => {
-    // A knockout of the last stage's qualifiers is the usual next step.
-    const li = stages.add({ kind: "knockout" });
+    // A knockout of the last stage's qualifiers is the usual next step; a duplicate
+    // competition has none, so a Swiss there.
+    const li = stages.add({ kind: $("new-duplicate").checked ? "swiss" : "knockout", rounds: 3 });
     li.querySelector("[data-field=kind]").focus();
   });
   onSubmit(form, {

@@ -216,6 +216,8 @@ function againForm(number, board, into) {
 async function drawRound(number, into) {
   const round = await api(`${base}/rounds/${number}/boards`);
   const section = document.createElement("section");
+  // The public and organise pages link each round here (#boards-round-<n>).
+  section.id = `boards-round-${number}`;
   const title = document.createElement("h3");
   title.textContent = `Round ${number} (${round.movement.replaceAll("_", " ")})`;
   section.append(title);
@@ -271,6 +273,8 @@ async function draw() {
 export function start() {
   $("boards-scale").addEventListener("change", draw);
   draw().then(() => {
+    // Drawn after the page loaded: go to the round the link named, now that it is there.
+    if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
     document.body.dataset.ready = "true";
   });
 }

@@ -1,13 +1,23 @@
 // "Create a competition" (/competitions/new/): POST /api/competitions, then the organiser page.
 // The stages are a list the organiser adds to, removes from and reorders (e.g. a Swiss whose
 // top 4 go on to a knockout); what the server would refuse is said before sending, by stage
-// and field, and so is a refusal the server gives for a stage.
+// and field, and so is a refusal the server gives for a stage. "Duplicate" reveals the
+// boards a round, movement, scale and par plays (docs/leagues.md, "Duplicate competitions").
 
 import { api, problemText } from "../api.js";
 import { onSubmit, Refusal } from "../forms.js";
 import { fillPresetSelect, loadPresets } from "../rules.js";
 import * as session from "../session.js";
-import { MAX_STAGES, settingsFromForm, stageFromForm, stageProblems, stageRefusal } from "./settings.js";
+import {
+  MAX_STAGES,
+  duplicateFromForm,
+  duplicateProblems,
+  duplicateRefusalField,
+  settingsFromForm,
+  stageFromForm,
+  stageProblems,
+  stageRefusal,
+} from "./settings.js";
 import { tiebreakSelects } from "./tables.js";
 
 const $ = (id) => document.getElementById(id);
@@ -127,6 +137,36 @@ class StageList {
   }
 }
 
+// The duplicate choice: its fields shown only when chosen; its problems under them.
+const DUPLICATE_INPUTS = { boards: "new-boards", par_plays: "new-par-plays" };
+
+function duplicateTyped() {
+  if (!$("new-duplicate").checked) return null;
+  return {
+    boards: $("new-boards").value,
+    movement: $("new-movement").value,
+    scale: $("new-scale").value,
+    par_plays: $("new-par-plays").value,
+  };
+}
+
+/** Say the duplicate fields' problems (`[{field, message}]`), their inputs marked invalid. */
+function showDuplicateProblems(problems, focus = false) {
+  for (const id of Object.values(DUPLICATE_INPUTS)) $(id).removeAttribute("aria-invalid");
+  $("new-duplicate-error").textContent = problems.map((p) => p.message).join(" ");
+  const inputs = problems.map((p) => $(DUPLICATE_INPUTS[p.field])).filter(Boolean);
+  for (const input of inputs) input.setAttribute("aria-invalid", "true");
+  if (focus && inputs.length) inputs[0].focus();
+}
+
+function drawDuplicate() {
+  const chosen = $("new-duplicate").checked;
+  $("new-duplicate-fields").hidden = !chosen;
+  // A duplicate table's match is its boards, one hand each: the match format is set by them.
+  $("new-match-format").disabled = chosen;
+  showDuplicateProblems([]);
+}
+
 const DEFAULT_ORDER = ["head_to_head", "buchholz", "sonneborn_berger", "point_differential", "wins"];
 
 export async function start() {
@@ -142,9 +182,13 @@ export async function start() {
   const order = tiebreakSelects($("new-tiebreaks"), DEFAULT_ORDER, { prefix: "new-tiebreak" });
   const stages = new StageList($("new-stages"), $("new-stage-template"));
   stages.add({ kind: "swiss", rounds: 3, advance: 4 });
+  $("new-duplicate").addEventListener("change", drawDuplicate);
+  $("new-duplicate-fields").addEventListener("change", () => showDuplicateProblems([]));
+  drawDuplicate();
   $("new-add-stage").addEventListener("click", () => {
-    // A knockout of the last stage's qualifiers is the usual next step.
-    const li = stages.add({ kind: "knockout" });
+    // A knockout of the last stage's qualifiers is the usual next step; a duplicate
+    // competition has none, so a Swiss there.
+    const li = stages.add({ kind: $("new-duplicate").checked ? "swiss" : "knockout", rounds: 3 });
     li.querySelector("[data-field=kind]").focus();
   });
   onSubmit(form, {
@@ -164,18 +208,29 @@ export async function start() {
           bye: $("new-bye").value,
           bots: $("new-bots").value,
           delay: $("new-delay").value,
+          duplicate: duplicateTyped(),
         },
         order.read(),
       );
       const typed = stages.typed();
-      const problems = stageProblems(typed.map((t, i) => stageFromForm(t, i === typed.length - 1)));
-      stages.showProblems(problems, true);
-      if (problems.length) throw new Refusal("Some stages need a change: see the notes under them.");
+      const typedStages = typed.map((t, i) => stageFromForm(t, i === typed.length - 1));
+      const problems = stageProblems(typedStages);
+      const duplicate = duplicateTyped();
+      const dupProblems = duplicate ? duplicateProblems(duplicateFromForm(duplicate), typedStages) : [];
+      const stageNotes = [...problems, ...dupProblems.filter((p) => p.stage)];
+      const fieldNotes = dupProblems.filter((p) => !p.stage);
+      stages.showProblems(stageNotes, true);
+      showDuplicateProblems(fieldNotes, !stageNotes.length);
+      if (stageNotes.length) throw new Refusal("Some stages need a change: see the notes under them.");
+      if (fieldNotes.length) throw new Refusal("The duplicate settings need a change: see the notes under them.");
       return api("/api/competitions", { method: "POST", body: settings, token: auth.token, command: true });
     },
     words: (problem) => {
       const refusal = stageRefusal(problem && problem.message);
-      if (!refusal) return problemText(problem);
+      const dupField = duplicateRefusalField(problem && problem.message);
+      if (dupField) showDuplicateProblems([{ field: dupField, message: problemText(problem) }], true);
+      // The server names the rule's field; the form says what it means.
+      if (!refusal) return problemText(problem).replace("blind_nil_min_deficit 0", "blind nil allowed at any score");
       stages.showProblems([{ stage: refusal.stage, field: refusal.field, message: refusal.text }], true);
       return refusal.text;
     },

@@ -9,6 +9,7 @@ import { field, onClick, onSubmit, sending } from "../forms.js";
 import { presetTitle } from "../rules.js";
 import * as session from "../session.js";
 import { TEAM_NAMES } from "../table/words.js";
+import { duplicateLine, parNote, roundBoardsLink, teamsOfFourNote } from "./duplicate_view.js";
 import { roundNotes, startPairingControl } from "./pairing_control.js";
 import { startOnboarding } from "./onboarding.js";
 import { SEATS, scoresheetFromRows } from "./scoresheet.js";
@@ -29,7 +30,7 @@ const $ = (id) => document.getElementById(id);
 const competitionId = document.body.dataset.competition;
 const base = `/api/competitions/${competitionId}`;
 
-const page = { auth: session.loadAuth(), overview: null, rounds: [], names: {}, target: null };
+const page = { auth: session.loadAuth(), overview: null, rounds: [], names: {}, target: null, boards: {} };
 
 function call(path, body) {
   return api(`${base}${path}`, { method: "POST", body, token: page.auth && page.auth.token, command: true });
@@ -49,6 +50,10 @@ function openPanel(id, errorId) {
 
 async function reload() {
   const [overview, rounds] = await Promise.all([api(base), api(`${base}/rounds`)]);
+  // A duplicate competition: each started round's boards, for what the API says of par.
+  const started = overview.settings.duplicate ? rounds.rounds.filter((r) => r.started || r.closed) : [];
+  const boards = await Promise.all(started.map((r) => api(`${base}/rounds/${r.round}/boards`).catch(() => null)));
+  page.boards = Object.fromEntries(started.map((r, i) => [r.round, boards[i]]));
   page.overview = overview;
   page.rounds = rounds.rounds;
   page.names = entrantNames(overview, overview.players);
@@ -60,7 +65,8 @@ function draw() {
   const s = overview.settings;
   $("organise-heading").textContent = `Organise: ${s.name || "Unnamed competition"}`;
   const stages = s.stages.map((stage) => FORMAT_LABELS[stage.kind] || stage.kind).join(", then ");
-  $("organise-summary").textContent = `${stages} · ${presetTitle(s.rules.preset)} · ${overview.entrants.length} entrants · ${overview.rounds} rounds paired${overview.finished ? " · finished" : ""}`;
+  const duplicate = duplicateLine(s);
+  $("organise-summary").textContent = `${stages} · ${presetTitle(s.rules.preset)}${duplicate ? ` · ${duplicate}` : ""} · ${overview.entrants.length} entrants · ${overview.rounds} rounds paired${overview.finished ? " · finished" : ""}`;
   $("entrant-list").replaceChildren(...overview.entrants.map(entrantItem));
   $("entrant-form").hidden = overview.rounds > 0;
   const next = overview.rounds + 1;
@@ -156,6 +162,15 @@ function drawRounds() {
       section.append(h3);
       const notes = roundNotes(round, page.names);
       if (notes) section.append(notes);
+      const boards = roundBoardsLink(page.overview.settings, competitionId, round, parNote(page.boards[round.round]));
+      if (boards) section.append(boards);
+      const teams = teamsOfFourNote(page.overview.settings, round);
+      if (teams) {
+        const p = document.createElement("p");
+        p.className = "hint teams-of-four-note";
+        p.textContent = teams;
+        section.append(p);
+      }
       if (!round.started && !round.closed) {
         section.append(button(`Start round ${round.round}`, (event) => startRound(event, round.round), "primary"));
       }

@@ -18,6 +18,7 @@ import { roundNotes } from "./pairing_control.js";
 import { liveRound, matchPointsByRound } from "./standings.js";
 import { drawStandingsChart } from "./standings_chart.js";
 import { drawStandings, tiebreakSelects } from "./tables.js";
+import { duplicateLine, roundBoardsLink } from "./duplicate_view.js";
 import { drawStages } from "./stages_view.js";
 import { BoardTiles } from "./tiles.js";
 import {
@@ -77,6 +78,8 @@ function drawRounds() {
       section.append(h3);
       const notes = roundNotes(round, page.names);
       if (notes) section.append(notes);
+      const boards = roundBoardsLink(page.overview.settings, competitionId, round);
+      if (boards) section.append(boards);
       const table = document.createElement("table");
       table.className = "pairings-table";
       table.innerHTML = `<caption class="visually-hidden">Round ${round.round} pairings</caption><thead><tr><th scope="col">Board</th><th scope="col">${TEAM_NAMES.north_south}</th><th scope="col">${TEAM_NAMES.east_west}</th><th scope="col">Score</th><th scope="col">Result</th><th scope="col">Table</th></tr></thead><tbody></tbody>`;
@@ -220,6 +223,10 @@ async function refresh() {
   $("competition-name").textContent = name;
   document.title = `${name} · Spades`;
   $("competition-summary").textContent = summary(overview);
+  const duplicate = duplicateLine(overview.settings);
+  $("competition-duplicate").textContent = duplicate ? `${duplicate}: every table of a round plays the same boards.` : "";
+  $("competition-duplicate").hidden = !duplicate;
+  $("competition-boards-link").hidden = !duplicate;
   drawStagesSection(stages);
   drawStandingsSection();
   drawRounds();

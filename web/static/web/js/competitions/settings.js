@@ -13,6 +13,69 @@ export const STAGE_FIELD_WORDS = {
   reset: "Grand final reset",
 };
 
+// What the server accepts for a duplicate competition (leagues/domain/settings.py,
+// docs/leagues.md "Duplicate competitions").
+export const MAX_BOARDS_PER_ROUND = 36;
+export const MAX_PAR_PLAYS = 8;
+export const DUPLICATE_MOVEMENTS = ["mitchell", "mitchell_arrow_switch", "teams_of_four"];
+export const MOVEMENT_WORDS = {
+  mitchell: "Mitchell",
+  mitchell_arrow_switch: "Mitchell with arrow switch",
+  teams_of_four: "teams of four",
+};
+export const SCALE_WORDS = { matchpoints: "matchpoints", imps: "IMPs" };
+
+/** The `duplicate` setting from its fields as typed (`{boards, movement, scale, par_plays}`). */
+export function duplicateFromForm(typed) {
+  return {
+    boards_per_round: Number(typed.boards),
+    movement: typed.movement || "mitchell",
+    scale: typed.scale || "matchpoints",
+    par_plays: Number(typed.par_plays),
+  };
+}
+
+/**
+ * What the server would refuse in a duplicate setting (as `duplicateFromForm` makes it)
+ * with these stages, in words, before sending: `[{field, stage?, message}]`; `field` is
+ * `boards`, `par_plays` or a stage's `kind` (then `stage` is its number, from 1).
+ */
+export function duplicateProblems(duplicate, stages) {
+  const problems = [];
+  if (!whole(duplicate.boards_per_round, 1, MAX_BOARDS_PER_ROUND)) {
+    problems.push({ field: "boards", message: `Boards a round: a whole number from 1 to ${MAX_BOARDS_PER_ROUND}.` });
+  }
+  if (!whole(duplicate.par_plays, 1, MAX_PAR_PLAYS)) {
+    problems.push({ field: "par_plays", message: `Par plays a board: a whole number from 1 to ${MAX_PAR_PLAYS}.` });
+  }
+  stages.forEach((stage, index) => {
+    if (stage.kind === "knockout") {
+      problems.push({
+        field: "kind",
+        stage: index + 1,
+        message: `Stage ${index + 1}: a duplicate competition has no knockout stage (a level match would need a hand beyond the round's boards): choose Swiss or round robin.`,
+      });
+    }
+  });
+  return problems;
+}
+
+/** The duplicate field a server refusal names (`boards`, `par_plays`), or null. */
+export function duplicateRefusalField(message) {
+  if (/boards[ _]per[ _]round/i.test(message || "")) return "boards";
+  if (/par[ _]plays/i.test(message || "")) return "par_plays";
+  return null;
+}
+
+/** "Duplicate: Mitchell, 4 boards a round, matchpoints" (null: not duplicate). */
+export function duplicateSummary(duplicate) {
+  if (!duplicate) return null;
+  const boards = duplicate.boards_per_round;
+  const movement = MOVEMENT_WORDS[duplicate.movement] || duplicate.movement;
+  const scale = SCALE_WORDS[duplicate.scale] || duplicate.scale;
+  return `Duplicate: ${movement}, ${boards} board${boards === 1 ? "" : "s"} a round, ${scale}`;
+}
+
 /** A stage as the API takes it, from its fields as typed (`last`: no `advance`). */
 export function stageFromForm(typed, last) {
   const stage = { kind: typed.kind };
@@ -82,7 +145,9 @@ export function settingsFromForm(form, tiebreaks) {
     match_points: { win: Number(form.win), draw: Number(form.draw), loss: Number(form.loss), bye: Number(form.bye) },
     tiebreaks: [...tiebreaks.filter((t) => t !== "lots"), "lots"],
   };
-  if (form.match === "fixed") settings.fixed_hands = Number(form.hands);
+  // A duplicate table plays one hand a board: the server sets fixed_hands to the boards.
+  if (form.duplicate) settings.duplicate = duplicateFromForm(form.duplicate);
+  else if (form.match === "fixed") settings.fixed_hands = Number(form.hands);
   if (form.bots) settings.bot_level = form.bots;
   // Only a first-stage knockout is seeded this way; a later one by the standings before it.
   if (stages[0].kind === "knockout" && form.seeding) settings.knockout_seeding = form.seeding;

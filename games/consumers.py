@@ -41,6 +41,8 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+from cachetools import LRUCache
 from django.conf import settings
 
 from games.live.auth import query_parameters
@@ -85,6 +87,36 @@ def table_lock(table_id: str) -> asyncio.Lock:
     if lock is None:
         lock = _table_locks[table_id] = asyncio.Lock()
     return lock
+
+
+# The last "events" messages encoded, by the identity of the rendering they carry (a
+# rendering is shared by every socket of one viewer kind: games.selectors.table_updates),
+# so the sockets of one seat, or the spectators, encode it once. Only the event loop
+# touches it. The entry holds the rendering, so its id cannot be reused while kept.
+_encoded: LRUCache[tuple[int, int, int], tuple[Any, Any, str]] = LRUCache(maxsize=1024)
+
+
+def events_message(
+    after: int, version: int, events: list[dict[str, Any]], view: dict[str, Any]
+) -> str:
+    """The JSON of ``{"type": "events", "after", "version", "events", "table"}``, encoded
+    once per rendering and ``after`` (renderings are never changed once made)."""
+    key = (id(view), id(events), after)
+    kept = _encoded.get(key)
+    if kept is not None and kept[0] is view and kept[1] is events:
+        return kept[2]
+    message = {"type": "events", "after": after, "version": version, "events": events}
+    message["table"] = view
+    text = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    _encoded[key] = (view, events, text)
+    return text
+
+
+def with_stamps(text: str, stamps: dict[str, float]) -> str:
+    """``text`` (a JSON object) with ``stamps`` appended as its last members: the same
+    JSON as encoding them in the object (the per-socket times, after the shared part)."""
+    tail = "".join(f',"{name}":{orjson.dumps(value).decode()}' for name, value in stamps.items())
+    return text[:-1] + tail + "}"
 
 
 #: The viewer's table view, or None when there is no such table.
@@ -286,16 +318,10 @@ class TableConsumer(LiveSocket):
             return
         if version == after and not force:
             return
-        message: dict[str, Any] = {
-            "type": "events",
-            "after": after,
-            "version": version,
-            "events": events,
-            "table": view,
-        }
+        text = events_message(after, version, events, view)
+        stamps = {} if committed_at is None else {"committed_at": committed_at}
         if committed_at is not None:
-            message["committed_at"] = committed_at
             observe_commit_to_socket(committed_at)
         self.last_sent = version
-        message["sent_at"] = time.time()
-        await self.send_json(message)
+        stamps["sent_at"] = time.time()
+        await self.send(text_data=with_stamps(text, stamps))

@@ -343,6 +343,10 @@ warnings.filterwarnings("ignore", message="No directory at: .*staticfiles")
 # API tokens expire this many days after they were issued (a login after that issues a
 # new one); POST /api/auth/logout revokes the caller's token at once.
 API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30, low=1, high=3650)
+# Each web process keeps a token's resolution this many seconds (accounts.token_cache): a
+# token revoked by another process passes there at most this long (0: no cache).
+API_TOKEN_CACHE_SECONDS = env_int("API_TOKEN_CACHE_SECONDS", 30, low=0, high=300)
+API_TOKEN_CACHE_SIZE = env_int("API_TOKEN_CACHE_SIZE", 10000, low=1, high=1000000)
 
 # Sign-ups per client address and hour. A club signing its players up from one network
 # shares one address, hence a setting; bounded so a typo cannot switch the limit off.

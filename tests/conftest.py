@@ -12,7 +12,8 @@ checkouts); an example that takes 300 ms there is a slow machine, not a wrong an
 the speed targets live in the benchmarks.
 
 Rate limits: every test starts with no request counted (``clear_throttle_counts``), so
-the real limits apply within a test and never carry over from the one before.
+the real limits apply within a test and never carry over from the one before. Likewise
+the web's token cache (``accounts.token_cache``) starts empty in every test.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from accounts.token_cache import tokens_seen
 from services.api.throttles import clear_throttle_counts
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -47,4 +49,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def fresh_throttle_counts() -> Iterator[None]:
     """The API throttles' and WebSocket limits' counts (in Redis), cleared before each test."""
     clear_throttle_counts()
+    yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_token_cache() -> Iterator[None]:
+    """No token resolution kept by an earlier test (its rows rolled back) answers here."""
+    tokens_seen.clear()
     yield

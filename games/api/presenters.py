@@ -10,6 +10,7 @@ from games.api.fields import JsonObjectField
 from games.engine.seats import SEAT_NAMES
 from games.models import Table
 from games.selectors import visibility as table_selectors
+from games.selectors.table_updates import command_update
 from games.selectors.tables import TablePage
 
 
@@ -19,18 +20,25 @@ def command_result(result: Any, viewer: Any) -> dict[str, Any]:
     A retried command (same Idempotency-Key) has the same version and events as the first
     answer, with ``duplicate`` true.
     """
-    events: list[dict[str, Any]] = []
-    if result.events:
-        first = min(event.version for event in result.events)
-        events = table_selectors.events_for_viewer(
-            result.table_id, viewer, after_version=first - 1, limit=len(result.events)
-        )
+    # From the fold the command left and its own events, with no read, when this process
+    # has them (and kept for the acting seat's sockets: one rendering for both).
+    update = command_update(result.table_id, viewer, result.events)
+    if update is not None:
+        events, table = update.events, update.view
+    else:
+        events = []
+        if result.events:
+            first = min(event.version for event in result.events)
+            events = table_selectors.events_for_viewer(
+                result.table_id, viewer, after_version=first - 1, limit=len(result.events)
+            )
+        table = table_selectors.table_view(result.table_id, viewer)
     return {
         "table_id": str(result.table_id),
         "version": result.version,
         "duplicate": result.duplicate,
         "events": events,
-        "table": table_selectors.table_view(result.table_id, viewer),
+        "table": table,
     }
 
 

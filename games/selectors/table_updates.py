@@ -26,7 +26,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from cachetools import LRUCache
 
@@ -119,6 +119,29 @@ def notified_update(
             rules.viewer_events(tail, shown, seat),
             state.version,
         )
+
+
+def command_update(
+    table_id: object, viewer: Any, events: Sequence[StoredEvent]
+) -> ViewerUpdate | None:
+    """A command's answer for ``viewer``: its ``events`` (as the store appended them) as
+    the viewer may see them and the table at their last version, rendered with no database
+    work from the fold the command put back (:func:`notified_update`), or None when that
+    needs the database (the caller then reads as before). The rendering is kept for the
+    table's sockets: the acting seat's sockets send this one instead of rendering it again
+    (docs/benchmarks.md, "Capacity", session 8)."""
+    if not events:
+        return None
+    after = events[0].version - 1
+    shared = _rendered.find(str(table_id), events[-1].version, after, viewer_user_id(viewer))
+    if shared is not None and shared.table_version == events[-1].version:
+        # The acting seat's socket in this process rendered it first.
+        return cast(ViewerUpdate, shared)
+    update = notified_update(table_id, viewer, after, events)
+    if update is None:
+        return None
+    _rendered.keep(str(table_id), after, update)
+    return update
 
 
 # ---------------------------------------------------------------- for the live sockets

@@ -11,6 +11,7 @@
 
 import { api, problemText } from "../api.js";
 import { cardFace, sortHand } from "../cards.js";
+import { Refusal, onSubmit } from "../forms.js";
 import { correctionForm } from "./board_correction.js";
 import * as session from "../session.js";
 import { TEAM_NAMES } from "../table/words.js";
@@ -204,28 +205,22 @@ function againForm(number, board, into) {
   message.className = "form-error";
   message.setAttribute("role", "alert");
   form.append(label, select, button, message);
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    message.textContent = "";
-    const auth = session.loadAuth();
-    if (!auth) {
-      message.textContent = "Sign in to play this board again.";
-      return;
-    }
-    button.disabled = true;
-    try {
-      const table = await api(`${base}/rounds/${number}/boards/${board}/again`, {
+  onSubmit(form, {
+    error: message,
+    send: () => {
+      const auth = session.loadAuth();
+      if (!auth) throw new Refusal("Sign in to play this board again.");
+      return api(`${base}/rounds/${number}/boards/${board}/again`, {
         method: "POST",
         body: { seat: select.value },
         token: auth.token,
         command: true,
       });
+    },
+    done: (table) => {
       localStorage.setItem(againKey(number, board), table.table_id);
       location.assign(`/?table=${table.table_id}`);
-    } catch (error) {
-      message.textContent = problemText(error);
-      button.disabled = false;
-    }
+    },
   });
   into.append(form);
 }

@@ -6,15 +6,21 @@
 // table dealing that board, the player at the seat they choose and computer players at
 // the others; the page remembers the table (this browser only) and, once its hand is
 // over, shows where the result would have ranked among the round's tables.
+// A signed-in organiser of the competition (its settings' organisers, as the organise
+// page reads them) has a "Correct" button on each traveller line (board_correction.js).
 
 import { api, problemText } from "../api.js";
 import { cardFace, sortHand } from "../cards.js";
+import { Refusal, onSubmit } from "../forms.js";
+import { correctionForm } from "./board_correction.js";
 import * as session from "../session.js";
 import { TEAM_NAMES } from "../table/words.js";
 
 const $ = (id) => document.getElementById(id);
 const competitionId = document.body.dataset.competition;
 const base = `/api/competitions/${competitionId}`;
+// The viewer: their token, and whether they organise this competition (set by start()).
+const viewer = { token: null, organiser: false };
 
 function cell(row, text, header = false) {
   const element = document.createElement(header ? "th" : "td");
@@ -65,11 +71,13 @@ function drawTeamMatches(matches, names) {
   }
 }
 
-function travellerTable(traveller) {
+// `correct(line, button)`: an organiser's; each line then has a "Correct" button.
+function travellerTable(traveller, correct = null) {
   const table = document.createElement("table");
   table.className = "standings-table";
   const head = document.createElement("tr");
-  for (const title of ["Table", "Match", "N-S", "E-W", "Bids", "Tricks", "Score", "Net", "MP N-S", "IMPs N-S", "IMPs v par"]) {
+  const titles = ["Table", "Match", "N-S", "E-W", "Bids", "Tricks", "Score", "Net", "MP N-S", "IMPs N-S", "IMPs v par"];
+  for (const title of correct ? [...titles, "Correction"] : titles) {
     cell(head, title, true).scope = "col";
   }
   const thead = document.createElement("thead");
@@ -94,6 +102,16 @@ function travellerTable(traveller) {
     cell(row, line.matchpoints.north_south);
     cell(row, line.imps.north_south);
     cell(row, line.imps_against_par);
+    if (correct) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "board-correct-open";
+      button.dataset.table = String(line.table);
+      button.textContent = "Correct";
+      button.setAttribute("aria-label", `Correct table ${line.table}'s result on board ${traveller.board}`);
+      button.addEventListener("click", () => correct(line, button));
+      cell(row, "").append(button);
+    }
     tbody.append(row);
   }
   table.append(thead, tbody);
@@ -187,30 +205,54 @@ function againForm(number, board, into) {
   message.className = "form-error";
   message.setAttribute("role", "alert");
   form.append(label, select, button, message);
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    message.textContent = "";
-    const auth = session.loadAuth();
-    if (!auth) {
-      message.textContent = "Sign in to play this board again.";
-      return;
-    }
-    button.disabled = true;
-    try {
-      const table = await api(`${base}/rounds/${number}/boards/${board}/again`, {
+  onSubmit(form, {
+    error: message,
+    send: () => {
+      const auth = session.loadAuth();
+      if (!auth) throw new Refusal("Sign in to play this board again.");
+      return api(`${base}/rounds/${number}/boards/${board}/again`, {
         method: "POST",
         body: { seat: select.value },
         token: auth.token,
         command: true,
       });
+    },
+    done: (table) => {
       localStorage.setItem(againKey(number, board), table.table_id);
       location.assign(`/?table=${table.table_id}`);
-    } catch (error) {
-      message.textContent = problemText(error);
-      button.disabled = false;
-    }
+    },
   });
   into.append(form);
+}
+
+// An organiser's traveller: each line's "Correct" button opens the board's correction
+// form; a correction's answer (the board's traveller) is drawn in place of the old one,
+// with the standings, and focus goes back to the corrected line's button.
+function correctable(number, board, traveller, into) {
+  const status = document.createElement("p");
+  status.className = "board-correct-status";
+  status.setAttribute("role", "status");
+  let region;
+  const open = (line, button) => {
+    status.textContent = "";
+    correction.open(line, button);
+  };
+  const correction = correctionForm({
+    round: number,
+    board,
+    token: viewer.token,
+    url: `${base}/rounds/${number}/boards/${board}/correct`,
+    redraw: async (answer, table) => {
+      const fresh = travellerTable(answer, open);
+      region.replaceWith(fresh);
+      region = fresh;
+      status.textContent = `Table ${table}'s result on board ${board} corrected.`;
+      await drawStandings().catch((error) => ($("boards-error").textContent = problemText(error)));
+      return fresh.querySelector(`.board-correct-open[data-table="${table}"]`);
+    },
+  });
+  region = travellerTable(traveller, open);
+  into.append(region, correction.form, status);
 }
 
 async function drawRound(number, into) {
@@ -243,7 +285,11 @@ async function drawRound(number, into) {
         par.append(step);
         item.append(par);
       }
-      item.append(travellerTable(traveller));
+      if (viewer.organiser) {
+        correctable(number, board.board, traveller, item);
+      } else {
+        item.append(travellerTable(traveller));
+      }
       if (board.hands) item.append(handsFaceUp(board.hands));
       againForm(number, board.board, item);
       const remembered = localStorage.getItem(againKey(number, board.board));
@@ -269,10 +315,23 @@ async function draw() {
   }
 }
 
+// Whether the signed-in viewer organises this competition: the overview's organisers
+// and /api/auth/me, as the organise page decides it. Anyone else sees no control.
+async function findViewer() {
+  const auth = session.loadAuth();
+  if (!auth) return;
+  const [me, overview] = await Promise.all([
+    api("/api/auth/me", { token: auth.token }).catch(() => null),
+    api(base).catch(() => null),
+  ]);
+  viewer.token = auth.token;
+  viewer.organiser = Boolean(me && overview && overview.settings.organisers.includes(me.id));
+}
+
 /** The boards page: drawn now and again when the scale changes. */
 export function start() {
   $("boards-scale").addEventListener("change", draw);
-  draw().then(() => {
+  findViewer().then(draw).then(() => {
     // Drawn after the page loaded: go to the round the link named, now that it is there.
     if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
     document.body.dataset.ready = "true";

@@ -12,6 +12,12 @@ export function bidValue(text) {
   return /^\d+$/.test(t) ? Number(t) : String(text).trim();
 }
 
+/** A recorded bid as the scoresheet writes it (the inverse of `bidValue`): 0 is "nil". */
+export function bidText(bid, blind = false) {
+  if (blind) return "blind nil";
+  return bid === 0 ? "nil" : String(bid);
+}
+
 /** A tricks count as a number when it is one (the server refuses anything else in words). */
 export function tricksValue(text) {
   const t = String(text).trim();

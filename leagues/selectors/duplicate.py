@@ -55,7 +55,7 @@ def _fraction_text(value: Fraction) -> str:
 
 def _par_of(found: DuplicateRound, board: int) -> dict[str, Any] | None:
     published = found.pars.get(board)
-    if published is None or not found.is_revealed:
+    if published is None or not found.board_revealed(board):
         return None
     plays = len(published["plays"])
     ns = Fraction(published["north_south_total"], plays)
@@ -280,9 +280,9 @@ def redacted_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> dic
         found = load(competition_id).duplicate.get(int(data["round"]))
     except (LeagueError, KeyError, TypeError, ValueError):
         found = None
-    if found is not None and found.is_revealed:
-        return data
     board = data.get("par", {}).get("board") if isinstance(data.get("par"), dict) else None
+    if found is not None and isinstance(board, int) and found.board_revealed(board):
+        return data
     return {"round": data.get("round"), "board": board, "par": "hidden until revealed"}
 
 

@@ -124,7 +124,7 @@ def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) ->
     def board_results(row: Any) -> Decide:
         def decide(state: CompetitionState) -> list[Any]:
             assert state.settings is not None
-            return dup.decide_board_results(
+            events = dup.decide_board_results(
                 state,
                 round_number=round_number,
                 table=row.board,
@@ -133,13 +133,21 @@ def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) ->
                 boards=row.result.get("boards") or [],
                 actor=DUPLICATE_ACTOR,
             )
+            if not events:
+                # Every board of this table was recorded as it finished everywhere
+                # (leagues.services.board_reveal): an append needs an event.
+                raise LeagueError("nothing_new", "Recorded already.")
+            return events
 
         return decide
 
     def reveal(state: CompetitionState) -> list[Any]:
-        return dup.decide_reveal(
+        events = dup.decide_reveal(
             state, round_number=round_number, round_seed=round_seed, actor=DUPLICATE_ACTOR
         )
+        if not events:
+            raise LeagueError("nothing_new", "Revealed already.")
+        return events
 
     # The boards first and their reveal, then the match results (the last one closes the
     # round, and may finish the competition).
@@ -154,7 +162,7 @@ def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) ->
         after=lambda s, _e: finish_if_complete(s, DUPLICATE_ACTOR),
     )
     for (command_id, _), outcome in zip(commands, outcomes, strict=True):
-        if isinstance(outcome, LeagueError):
+        if isinstance(outcome, LeagueError) and outcome.code != "nothing_new":
             # e.g. the organiser entered that match's result first: theirs stands.
             logger.warning("%s: not recorded: %s", command_id, outcome.message)
     state = load(competition_id)

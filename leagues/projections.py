@@ -15,6 +15,11 @@ log into the same rows. Each reads only the events it uses (``stream_prefixes``,
   (``DealSeedRevealed``; a fixed-hands match's table ends after its hands, a rule of its
   game) the process keeps the table's own final result in the batch's transaction and,
   after the catch-up (``after_catch_up``), appends it to the competition.
+- ``league_board_ends``: the trigger of per-board reveal
+  (:mod:`leagues.services.board_reveal`): a duplicate table's board ends with its hand's
+  52nd ``CardPlayed``; once every table of the round has finished a board, its results
+  and ``BoardRevealed`` are appended after the catch-up. Its own lane (``boards``): it
+  reads every table's cards.
 - ``league_rating_pools``: openskill per player and ratings pool (the site's and each
   league's, :mod:`leagues.domain.pools`) from the results that feed each pool
   (:mod:`leagues.core.ratings`), with each rated match's change per player (the

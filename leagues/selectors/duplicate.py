@@ -271,8 +271,8 @@ def _four(values: Any, kind: Any) -> Any:
 
 def redacted_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> dict[str, Any]:
     """A competition event's payload as the event admin may show it now: a board's par
-    (``BoardParComputed``) says how the board plays, so before the round's boards are
-    revealed only its round and board are shown (``eventstore.redaction``)."""
+    (``BoardParComputed``) says how the board plays, so before its board is revealed
+    (alone or with its round) only its round and board are shown (``eventstore.redaction``)."""
     competition_id = ev.competition_id_of(stream_id)
     if competition_id is None or type_ != ev.BOARD_PAR_COMPUTED:
         return data

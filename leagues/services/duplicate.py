@@ -9,10 +9,11 @@ and their par (docs/leagues.md, "Duplicate competitions").
   its hand ``n`` is board ``n``.
 - A table's game ends with ``DealRevealHeld``; the match-results process keeps its
   result (``match_results.keep_finished``) and holds a duplicate round's results back
-  until every table of the round is done (:func:`ready_rounds`), so no table's total or
-  board reaches anyone while another table still plays the boards. Then, in one
-  transaction, every table's ``MatchResultRecorded``, every board's
-  ``BoardResultRecorded`` and ``BoardsRevealed`` (:func:`record_round`); after it the
+  until every table of the round is done (:func:`ready_rounds`), so no table's total
+  reaches anyone while another table still plays the boards. Each board is recorded and
+  revealed alone as soon as every table has finished it (``board_reveal``); then, in one
+  transaction, every table's ``MatchResultRecorded``, the ``BoardResultRecorded`` not in
+  yet and ``BoardsRevealed`` with the round seed (:func:`record_round`); after it the
   tables reveal their seed (``RevealDeals``), which lifts their spectators' embargo.
 - Par: :func:`compute_round_par` on the bot workers (``leagues.tasks``), one
   ``BoardParComputed`` per board.
@@ -79,8 +80,9 @@ def ready_rounds(competition_id: str, pending: Sequence[Any]) -> tuple[set[int],
     ready = set()
     for number in {row.round for row in pending}:
         tables = set(state.tables.get(number, {}))
-        found = state.duplicate.get(number)
-        done = {int(r["table"]) for r in found.results} if found is not None else set()
+        # Done: a table whose match result is in (a board result alone is not: boards
+        # are recorded one by one as they finish everywhere, leagues.services.board_reveal).
+        done = {result.board for result in state.results if result.round == number}
         done |= {row.board for row in pending if row.round == number}
         if tables and tables <= done:
             ready.add(number)

@@ -21,21 +21,21 @@ docs/benchmarks.md ("Duplicate").
    made in bulk in the database first (no sign-up: the database is the benchmark's).
 3. **Measured**, on the database's own clock (``recorded_at``, its transaction's start)
    and this process's (the same machine's): ``round_minutes``, from the start request
-   to the ``RoundClosed`` that ends the transaction recording every board result and
-   ``BoardsRevealed``; per board, when it was complete at every table (its last
-   ``CardPlayed`` anywhere: ``board_complete_seconds``); ``par_seconds``, from the start
-   request to the last ``BoardParComputed``. **traveller_lag_ms**: the boards are
-   revealed per round (docs/leagues.md: the traveller answers 409 ``board_open`` until
-   every table has finished the round), so a board's traveller cannot be shown before
-   the round's last table has played its last card; the lag is from that moment (the
-   last ``CardPlayed`` of the round at any table: the last board complete everywhere)
+   to the ``RoundClosed`` that ends the round's last transaction (``BoardsRevealed``,
+   the tables' match results); per board, when it was complete at every table (its
+   last ``CardPlayed`` anywhere: ``board_complete_seconds``); ``par_seconds``, from the
+   start request to the last ``BoardParComputed``. **traveller_lag_ms**: a board is
+   revealed alone as soon as every table has finished it (``BoardRevealed``,
+   docs/leagues.md), so the lag is per board, from its last ``CardPlayed`` at any table
    to ``GET .../rounds/1/boards/{b}/traveller`` first answering 200 with one line a
    table, polled by one thread a board, each with its own HTTP connection, from when at
-   most ``POLL_WITHIN_CARDS`` cards of the round remain (so the polls do not load the
-   machine for the whole round). ``traveller_lag_ms`` gives p50 and p99 over the boards
-   of every round (nearest rank: with a few boards, p99 is the largest); each round's
-   ``legs_ms`` say where the lag goes, and its ``board_wait_ms`` how long each board's
-   own completion waited for its traveller (what a per-board reveal would save).
+   most ``POLL_WITHIN_CARDS`` of that board's cards remain over every table (so the
+   polls do not load the machine for the whole round). ``traveller_lag_ms`` gives p50
+   and p99 over the boards of every round (nearest rank: with a few boards, p99 is the
+   largest); ``round_traveller_lag_ms`` the round-level figure kept from before (the
+   round's last card to its last traveller shown); each round's ``legs_ms`` say where
+   the round-end lag goes, its ``board_revealed_ms`` how long each board's completion
+   waited for its reveal's transaction.
    ``--platform-rounds`` plays rounds one after the other (each one more reveal).
    ``traveller_selector_ms``: the traveller's selector alone, in this process after the
    run (wall and CPU ms, best of 3).
@@ -66,8 +66,8 @@ from leagues.domain.settings import DEFAULT_PAR_PLAYS
 # come before.
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Cards of the round left to play (over every table) when the traveller polls begin:
-#: two hands' worth, so they start before the round's last hand ends at any table.
+#: Cards of a board left to play (over every table) when its traveller's polls begin:
+#: two tables' worth, so they start before the board's last hand ends at any table.
 POLL_WITHIN_CARDS = 104
 #: Between two polls of one board's traveller (each poll is one request, its own time).
 POLL_SECONDS = 0.01
@@ -314,6 +314,44 @@ def _wait(condition: Any, deadline: float, what: str, poll: float = 0.1) -> None
         time.sleep(poll)
 
 
+def _board_cards(streams: Sequence[str]) -> dict[int, int]:
+    """Per board, the cards played of it so far over every table."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT (data->>'hand_number')::int, count(*) FROM eventstore_event "
+            "WHERE stream_id = ANY(%s) AND type = %s GROUP BY 1",
+            [list(streams), "CardPlayed"],
+        )
+        return {int(board): int(count) for board, count in cursor.fetchall()}
+
+
+def _board_revealed_times(cid: str, number: int) -> dict[int, float]:
+    """When each board of round ``number`` was revealed: alone (``BoardRevealed``) or,
+    for a board the round's end got to first, with the round (``BoardsRevealed``)."""
+    from django.db import connection
+
+    from leagues.domain.events import competition_stream_id
+
+    found: dict[int, float] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT type, data, extract(epoch FROM recorded_at) FROM eventstore_event "
+            "WHERE stream_id = %s AND type IN ('BoardRevealed', 'BoardsRevealed') "
+            "AND (data->>'round')::int = %s ORDER BY version",
+            [competition_stream_id(cid), number],
+        )
+        for kind, data, at in cursor.fetchall():
+            data = json.loads(data) if isinstance(data, str) else data
+            boards = (
+                [data["board"]] if kind == "BoardRevealed" else [b["board"] for b in data["boards"]]
+            )
+            for board in boards:
+                found.setdefault(int(board), float(at))
+    return found
+
+
 def play_one_round(
     api: Api, cid: str, organiser: str, number: int, spec: RoundSpec
 ) -> dict[str, Any]:
@@ -323,7 +361,7 @@ def play_one_round(
     api.expect(200, "POST", f"{base}/rounds/{number}/start", organiser, {})
     deadline = time.monotonic() + spec.timeout
     streams: list[str] = []
-    total_cards = CARDS_A_HAND * spec.boards * spec.tables
+    board_cards = CARDS_A_HAND * spec.tables
     polls = [
         TravellerPoll(
             api, f"{base}/rounds/{number}/boards/{board}/traveller", spec.tables, organiser
@@ -331,19 +369,22 @@ def play_one_round(
         for board in range(1, spec.boards + 1)
     ]
     threads = [threading.Thread(target=poll.run, daemon=True) for poll in polls]
+    begun: set[int] = set()
     try:
-        while True:
+        # Each board's traveller is polled from when at most POLL_WITHIN_CARDS of its
+        # cards remain over every table (the boards are revealed one by one).
+        while len(begun) < spec.boards:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"round {number} not played within {spec.timeout:g} s")
             if len(streams) < spec.tables:
                 streams = _stream_ids(cid, number)
-            played = _count(streams, "CardPlayed") if streams else 0
-            if len(streams) == spec.tables and total_cards - played <= POLL_WITHIN_CARDS:
-                break
+            played = _board_cards(streams) if len(streams) == spec.tables else {}
+            for board in range(1, spec.boards + 1):
+                if board not in begun and board_cards - played.get(board, 0) <= POLL_WITHIN_CARDS:
+                    begun.add(board)
+                    log(f"round {number}: polling board {board}'s traveller")
+                    threads[board - 1].start()
             time.sleep(0.25)
-        log(f"round {number}: {total_cards - played} cards left, polling the travellers")
-        for thread in threads:
-            thread.start()
         _wait(lambda: not any(t.is_alive() for t in threads), deadline, "travellers shown")
         failed = [poll.error for poll in polls if poll.error]
         if failed:
@@ -366,6 +407,7 @@ def play_one_round(
             if thread.is_alive():
                 thread.join(timeout=10)
     completed = _board_complete(streams)
+    revealed = _board_revealed_times(cid, number)
     last_card = max(completed.values())
     closed_at = _round_times(cid, number, "RoundClosed")[0]
     pars = _round_times(cid, number, "BoardParComputed")
@@ -383,11 +425,15 @@ def play_one_round(
     return {
         "round": number,
         "minutes": round((closed_at - started_at) / 60, 2),
-        "lags_ms": [since_last_card(at) for _, _, at in shown],
+        # Per board: its last card at any table to its traveller answering 200.
+        "lags_ms": [round((at - completed[board]) * 1000, 1) for board, _, at in shown],
+        # The round's last card to the last traveller shown (what the round-level
+        # reveal made every board wait for).
+        "round_lag_ms": since_last_card(max(at for _, _, at in shown)),
         "legs_ms": {
             # The last table's game over (its DealRevealHeld, which wakes the results).
             "reveal_held": since_last_card(max(_times(streams, "DealRevealHeld"))),
-            # The transaction that records the boards and reveals them: its start...
+            # The round's end: the transaction with BoardsRevealed (its start)...
             "reveal_started": since_last_card(_round_times(cid, number, "BoardsRevealed")[0]),
             # ...and its commit, at the latest (the tables reveal their seeds after it).
             "reveal_committed_by": since_last_card(min(_times(streams, "DealSeedRevealed"))),
@@ -400,17 +446,22 @@ def play_one_round(
         "board_complete_seconds": {
             str(board): round(at - started_at, 1) for board, at in sorted(completed.items())
         },
-        # A board's own completion to its traveller: what a per-board reveal would save.
-        "board_wait_ms": {
-            str(board): round((at - completed[board]) * 1000, 1) for board, _, at in shown
+        # A board's own completion to its reveal's transaction (BoardRevealed, or the
+        # round's BoardsRevealed when the round's end got there first).
+        "board_revealed_ms": {
+            str(board): round((revealed[board] - at) * 1000, 1)
+            for board, at in sorted(completed.items())
+            if board in revealed
         },
         "par_seconds": round(max(pars) - started_at, 1) if len(pars) == spec.boards else None,
         "pars_recorded": len(pars),
-        # Seconds before the round's last card that the polls began (negative: after,
-        # and the lag is then an upper bound).
-        "polls_began_before_last_card_s": round(
-            last_card - min(p.first_poll for p in polls if p.first_poll is not None), 2
-        ),
+        # Per board, seconds before its last card that its polls began (negative:
+        # after, and its lag is then an upper bound).
+        "polls_began_before_board_complete_s": {
+            str(board): round(completed[board] - poll.first_poll, 2)
+            for board, poll in enumerate(polls, start=1)
+            if poll.first_poll is not None and board in completed
+        },
         "traveller_polls": sum(poll.polls for poll in polls),
     }
 
@@ -455,6 +506,7 @@ def run_round(port: int, spec: RoundSpec, label: str = "dup") -> dict[str, Any]:
     return {
         "round_minutes": round(sum(r["minutes"] for r in rounds) / len(rounds), 2),
         "traveller_lag_ms": percentiles(lags),
+        "round_traveller_lag_ms": percentiles([played["round_lag_ms"] for played in rounds]),
         "par_seconds": None if None in pars else max(pars),
         "traveller_selector_ms": selector,
         "platform_rounds": rounds,

@@ -22,6 +22,7 @@ class LeaguesConfig(AppConfig):
         from games.services.quotas import bot_tables_elsewhere
         from leagues.duplicate_tasks import on_boards_committed
         from leagues.projections import (
+            board_ends,
             duplicate_skill,
             match_results,
             official_standings,
@@ -34,6 +35,7 @@ class LeaguesConfig(AppConfig):
 
         register_projection(official_standings)
         register_projection(match_results)
+        register_projection(board_ends)
         register_projection(player_ratings)
         register_projection(duplicate_skill)
         # The round schedule's sweep reads the competitions only when one is due.

@@ -116,6 +116,32 @@ class PendingTableResult(models.Model):
     problem = models.TextField(blank=True)
 
 
+class PendingBoardResult(models.Model):
+    """One board a duplicate table has finished (its hand scored there), seen by the
+    board-ends projection, until every table of the round has finished that board and
+    its results and ``BoardRevealed`` are appended together
+    (``leagues.services.board_reveal``)."""
+
+    table_id = models.UUIDField()
+    board_number = models.PositiveIntegerField()
+    competition_id = models.UUIDField()
+    round = models.PositiveIntegerField()
+    # The table's match number in the round (``CompetitionTable.board``).
+    table = models.PositiveIntegerField()
+    # The board as played there: bids, blind flags and tricks by seat, North first.
+    played = models.JSONField()
+    # When the board's last card was recorded at this table (the traveller lag's start).
+    finished_at = models.DateTimeField()
+    attempts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table_id", "board_number"], name="leagues_pending_board_once"
+            )
+        ]
+
+
 class OfficialStandings(models.Model):
     """The standings projection: one document per competition."""
 

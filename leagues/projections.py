@@ -15,6 +15,11 @@ log into the same rows. Each reads only the events it uses (``stream_prefixes``,
   (``DealSeedRevealed``; a fixed-hands match's table ends after its hands, a rule of its
   game) the process keeps the table's own final result in the batch's transaction and,
   after the catch-up (``after_catch_up``), appends it to the competition.
+- ``league_board_ends``: the trigger of per-board reveal
+  (:mod:`leagues.services.board_reveal`): a duplicate table's board ends with its hand's
+  52nd ``CardPlayed``; once every table of the round has finished a board, its results
+  and ``BoardRevealed`` are appended after the catch-up. Its own lane (``boards``): it
+  reads every table's cards.
 - ``league_rating_pools``: openskill per player and ratings pool (the site's and each
   league's, :mod:`leagues.domain.pools`) from the results that feed each pool
   (:mod:`leagues.core.ratings`), with each rated match's change per player (the
@@ -53,6 +58,7 @@ from leagues.domain.pools import SITE_POOL, pools_fed
 from leagues.domain.state import CompetitionState
 from leagues.models import (
     OfficialStandings,
+    PendingBoardResult,
     PendingTableResult,
     PlayerRating,
     RatedResult,
@@ -60,6 +66,7 @@ from leagues.models import (
     SkillChange,
     SkillRating,
 )
+from leagues.services.board_reveal import drain_boards, keep_board_ends
 from leagues.services.match_results import drain_pending, keep_finished
 
 logger = logging.getLogger(__name__)
@@ -234,6 +241,42 @@ class MatchResultsProjection(Projection):
         }
         if candidates:
             keep_finished(candidates)
+
+
+class BoardEndsProjection(Projection):
+    """The trigger of per-board reveal (:mod:`leagues.services.board_reveal`): a
+    duplicate table's board ends with its hand's 52nd ``CardPlayed``.
+
+    It reads every table's cards, so it runs in a lane of its own (``boards``): the
+    standings' lane still reads one row a game. A table outside duplicate rounds costs
+    one lookup per batch (then it is remembered)."""
+
+    name = "league_board_ends"
+    compact = True
+    stream_prefixes = (TABLE_STREAM_PREFIX,)
+    event_types = (table_events.CARD_PLAYED,)
+    lane = "boards"
+    order = 10
+
+    def reset(self) -> None:
+        PendingBoardResult.objects.all().delete()
+
+    def after_catch_up(self) -> None:
+        if PendingBoardResult.objects.exists():
+            drain_boards()
+
+    def handle(self, event: Event) -> None:
+        self.handle_batch([event])
+
+    def handle_batch(self, events: Sequence[Event]) -> None:
+        last: dict[tuple[str, int], Event] = {}
+        for event in events:
+            table_id = table_id_of_stream(event.stream_id)
+            hand = event.data.get("hand_number")
+            if table_id is not None and isinstance(hand, int):
+                last[(table_id, hand)] = event
+        if last:
+            keep_board_ends(last)
 
 
 # ---------------------------------------------------------------- ratings
@@ -465,5 +508,6 @@ class DuplicateSkillProjection(Projection):
 
 official_standings = OfficialStandingsProjection()
 match_results = MatchResultsProjection()
+board_ends = BoardEndsProjection()
 player_ratings = RatingsProjection()
 duplicate_skill = DuplicateSkillProjection()

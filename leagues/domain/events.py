@@ -60,6 +60,7 @@ PARTNER_JOINED = "PartnerJoined"
 PARTNERSHIP_CLOSED = "PartnershipClosed"
 BOARDS_COMMITTED = "BoardsCommitted"
 BOARDS_REVEALED = "BoardsRevealed"
+BOARD_REVEALED = "BoardRevealed"
 BOARD_RESULT_RECORDED = "BoardResultRecorded"
 BOARD_PAR_COMPUTED = "BoardParComputed"
 BOARD_RESULT_CORRECTED = "BoardResultCorrected"
@@ -118,6 +119,7 @@ SCHEMA_VERSIONS: dict[str, int] = {
     PARTNERSHIP_CLOSED: 1,
     BOARDS_COMMITTED: 1,
     BOARDS_REVEALED: 1,
+    BOARD_REVEALED: 1,
     BOARD_RESULT_RECORDED: 1,
     BOARD_PAR_COMPUTED: 1,
     BOARD_RESULT_CORRECTED: 1,
@@ -601,6 +603,14 @@ def boards_revealed(
     )
 
 
+def board_revealed(*, round_number: int, board: Mapping[str, Any], actor: Actor) -> NewEvent:
+    """Every table of the round has finished this one board: its seed and deck
+    (``Board.revealed_dict``), checked by anyone against its commitment in
+    ``BoardsCommitted`` (``verify_board``); the round seed and the other boards stay
+    secret (a board seed is a one-way hash of the round seed)."""
+    return _event(BOARD_REVEALED, {"round": round_number, **dict(board)}, actor)
+
+
 def board_result_recorded(
     *,
     round_number: int,
@@ -940,6 +950,14 @@ _SCHEMAS: dict[tuple[str, int], dict[str, Check]] = {
         "round": _at_least(1),
         "round_seed": _filled,
         "boards": _list_of(_board_revealed),
+    },
+    (BOARD_REVEALED, 1): {
+        "round": _at_least(1),
+        "board": _at_least(1),
+        "dealer": _one_of(*SEATS),
+        "commitment": _hex64,
+        "seed": _hex64,
+        "deck": _list_of(_filled, 52),
     },
     (BOARD_RESULT_RECORDED, 1): _BOARD_RESULT,
     (BOARD_PAR_COMPUTED, 1): {"round": _at_least(1), "par": _par, "bot_version": _filled},

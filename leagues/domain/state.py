@@ -196,7 +196,12 @@ class DuplicateRound:
 
     @property
     def is_revealed(self) -> bool:
+        """Whether the round seed is out (``BoardsRevealed``: every board, bound to it)."""
         return self.round_seed is not None
+
+    def board_revealed(self, board: int) -> bool:
+        """Whether board ``board`` is out: alone (``BoardRevealed``) or with its round."""
+        return board in self.revealed
 
     @property
     def board_numbers(self) -> list[int]:
@@ -700,12 +705,19 @@ def _boards_revealed(state: CompetitionState, type_: str, version: int, event: E
     found.revealed = {int(board["board"]): dict(board) for board in event.data["boards"]}
 
 
+def _board_revealed(state: CompetitionState, type_: str, version: int, event: EventLike) -> None:
+    found = state.duplicate[int(event.data["round"])]
+    board = {key: value for key, value in event.data.items() if key != "round"}
+    found.revealed[int(board["board"])] = board
+
+
 _HANDLERS = {
     ev.BOARDS_COMMITTED: _boards_committed,
     ev.BOARD_RESULT_RECORDED: _board_result,
     ev.BOARD_PAR_COMPUTED: _board_par,
     ev.BOARD_RESULT_CORRECTED: _board_corrected,
     ev.BOARDS_REVEALED: _boards_revealed,
+    ev.BOARD_REVEALED: _board_revealed,
     ev.COMPETITION_CREATED: _created,
     ev.ENTRANT_REGISTERED: _registered,
     ev.ENTRANT_LATE_JOINED: _registered,

@@ -51,7 +51,7 @@ from .players import usernames_of
 
 def _par_of(found: DuplicateRound, board: int) -> dict[str, Any] | None:
     published = found.pars.get(board)
-    if published is None or not found.is_revealed:
+    if published is None or not found.board_revealed(board):
         return None
     plays = len(published["plays"])
     ns = Fraction(published["north_south_total"], plays)
@@ -290,8 +290,8 @@ def _four(values: Any, kind: Any) -> Any:
 
 def redacted_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> dict[str, Any]:
     """A competition event's payload as the event admin may show it now: a board's par
-    (``BoardParComputed``) says how the board plays, so before the round's boards are
-    revealed only its round and board are shown (``eventstore.redaction``)."""
+    (``BoardParComputed``) says how the board plays, so before its board is revealed
+    (alone or with its round) only its round and board are shown (``eventstore.redaction``)."""
     competition_id = ev.competition_id_of(stream_id)
     if competition_id is None or type_ != ev.BOARD_PAR_COMPUTED:
         return data
@@ -299,9 +299,9 @@ def redacted_event_data(stream_id: str, type_: str, data: dict[str, Any]) -> dic
         found = load(competition_id).duplicate.get(int(data["round"]))
     except (LeagueError, KeyError, TypeError, ValueError):
         found = None
-    if found is not None and found.is_revealed:
-        return data
     board = data.get("par", {}).get("board") if isinstance(data.get("par"), dict) else None
+    if found is not None and isinstance(board, int) and found.board_revealed(board):
+        return data
     return {"round": data.get("round"), "board": board, "par": "hidden until revealed"}
 
 

@@ -9,10 +9,11 @@ and their par (docs/leagues.md, "Duplicate competitions").
   its hand ``n`` is board ``n``.
 - A table's game ends with ``DealRevealHeld``; the match-results process keeps its
   result (``match_results.keep_finished``) and holds a duplicate round's results back
-  until every table of the round is done (:func:`ready_rounds`), so no table's total or
-  board reaches anyone while another table still plays the boards. Then, in one
-  transaction, every table's ``MatchResultRecorded``, every board's
-  ``BoardResultRecorded`` and ``BoardsRevealed`` (:func:`record_round`); after it the
+  until every table of the round is done (:func:`ready_rounds`), so no table's total
+  reaches anyone while another table still plays the boards. Each board is recorded and
+  revealed alone as soon as every table has finished it (``board_reveal``); then, in one
+  transaction, every table's ``MatchResultRecorded``, the ``BoardResultRecorded`` not in
+  yet and ``BoardsRevealed`` with the round seed (:func:`record_round`); after it the
   tables reveal their seed (``RevealDeals``), which lifts their spectators' embargo.
 - Par: :func:`compute_round_par` on the bot workers (``leagues.tasks``), one
   ``BoardParComputed`` per board.
@@ -85,8 +86,9 @@ def ready_rounds(competition_id: str, pending: Sequence[Any]) -> tuple[set[int],
     ready = set()
     for number in {row.round for row in pending}:
         tables = set(state.tables.get(number, {}))
-        found = state.duplicate.get(number)
-        done = {int(r["table"]) for r in found.results} if found is not None else set()
+        # Done: a table whose match result is in (a board result alone is not: boards
+        # are recorded one by one as they finish everywhere, leagues.services.board_reveal).
+        done = {result.board for result in state.results if result.round == number}
         done |= {row.board for row in pending if row.round == number}
         if tables and tables <= done:
             ready.add(number)
@@ -130,7 +132,7 @@ def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) ->
     def board_results(row: Any) -> Decide:
         def decide(state: CompetitionState) -> list[Any]:
             assert state.settings is not None
-            return dup.decide_board_results(
+            events = dup.decide_board_results(
                 state,
                 round_number=round_number,
                 table=row.board,
@@ -139,13 +141,21 @@ def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) ->
                 boards=row.result.get("boards") or [],
                 actor=DUPLICATE_ACTOR,
             )
+            if not events:
+                # Every board of this table was recorded as it finished everywhere
+                # (leagues.services.board_reveal): an append needs an event.
+                raise LeagueError("nothing_new", "Recorded already.")
+            return events
 
         return decide
 
     def reveal(state: CompetitionState) -> list[Any]:
-        return dup.decide_reveal(
+        events = dup.decide_reveal(
             state, round_number=round_number, round_seed=round_seed, actor=DUPLICATE_ACTOR
         )
+        if not events:
+            raise LeagueError("nothing_new", "Revealed already.")
+        return events
 
     # The boards first and their reveal, then the match results (the last one closes the
     # round, and may finish the competition).
@@ -164,7 +174,7 @@ def record_round(competition_id: str, round_number: int, rows: Sequence[Any]) ->
 
     outcomes = execute_each(competition_id, commands, after=after)
     for (command_id, _), outcome in zip(commands, outcomes, strict=True):
-        if isinstance(outcome, LeagueError):
+        if isinstance(outcome, LeagueError) and outcome.code != "nothing_new":
             # e.g. the organiser entered that match's result first: theirs stands.
             logger.warning("%s: not recorded: %s", command_id, outcome.message)
     state = load(competition_id)

@@ -146,11 +146,22 @@ def verify_board(
 
 
 def verify_round_boards(
-    round_seed: str, committed_round: str, boards: Sequence[Mapping[str, Any]]
+    round_seed: str | None,
+    committed_round: str,
+    boards: Sequence[Mapping[str, Any]],
+    commitments: Mapping[int, str] | None = None,
 ) -> list[BoardCheck]:
-    """Every revealed board of a finished round (``revealed_dict`` form) checked."""
+    """Every revealed board of a round (``revealed_dict`` form) checked.
+
+    A board is revealed alone (``BoardRevealed``) as soon as every table has finished it,
+    before the round seed is out: ``round_seed`` None checks each board against its own
+    commitment only; once the round seed is revealed it must match ``committed_round``
+    and give every board's seed. ``commitments`` (board -> the commitment published
+    before the round, ``BoardsCommitted``) is what each board is checked against; without
+    it, the commitment the revealed board carries (which must then be compared with the
+    published one by the caller)."""
     checks = []
-    round_ok = seed_commitment(round_seed) == committed_round
+    round_ok = round_seed is None or seed_commitment(round_seed) == committed_round
     for board in boards:
         number = board.get("board", 0)
         if isinstance(number, bool) or not isinstance(number, int):
@@ -159,11 +170,14 @@ def verify_round_boards(
         if not round_ok:
             checks.append(BoardCheck(number, False, "the round seed does not match its commitment"))
             continue
+        committed = (
+            commitments.get(number, "") if commitments is not None else board.get("commitment", "")
+        )
         checks.append(
             verify_board(
                 number,
                 str(board.get("seed", "")),
-                str(board.get("commitment", "")),
+                str(committed),
                 board.get("deck"),
                 round_seed,
             )

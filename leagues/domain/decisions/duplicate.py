@@ -22,7 +22,13 @@ from typing import Any
 from eventstore.records import NewEvent
 from games.engine.rules import Rules
 from leagues.core.duplicate.board_scoring import score_board, team_match
-from leagues.core.duplicate.boards import Board, derive_boards, round_commitment
+from leagues.core.duplicate.boards import (
+    Board,
+    board_seed,
+    derive_board,
+    derive_boards,
+    round_commitment,
+)
 from leagues.core.duplicate.movements import movement
 from leagues.core.duplicate.par import Par
 from leagues.core.duplicate.session import group_of
@@ -105,31 +111,70 @@ def decide_board_results(
             "boards_unfinished",
             f"Table {table} played {len(boards)} of the round's {len(found.boards)} boards.",
         )
-    recorded = {(r["table"], r["board"]) for r in found.results}
     out = []
     for number, played in enumerate(boards, start=1):
-        if (table, number) in recorded:
-            continue
-        score = score_board(rules, played["bids"], played["blind"], played["tricks"])
-        out.append(
-            ev.board_result_recorded(
-                round_number=round_number,
-                board=number,
-                table=table,
-                table_id=table_id,
-                north_south=match.north_south,
-                east_west=match.east_west,
-                bids=played["bids"],
-                blind=played["blind"],
-                tricks=played["tricks"],
-                score={
-                    "north_south": score.north_south.points,
-                    "east_west": score.east_west.points,
-                },
-                actor=actor,
-            )
+        out += _board_result(
+            found, round_number, number, table, table_id, match, rules, played, actor
         )
     return out
+
+
+def decide_board_result(
+    state: CompetitionState,
+    *,
+    round_number: int,
+    board: int,
+    table: int,
+    table_id: str,
+    rules: Rules,
+    played: Mapping[str, Any],
+    actor: Actor,
+) -> list[NewEvent]:
+    """``BoardResultRecorded`` for one board a table has finished (``played``: its bids,
+    blind flags and tricks by seat, North first), as soon as that hand is scored there;
+    nothing if that table's board is recorded already."""
+    found = duplicate_round(state, round_number)
+    paired = state.paired_round(round_number)
+    match = next((m for m in paired.pairing.matches if m.board == table), None) if paired else None
+    if match is None:
+        raise LeagueError("unknown_board", f"Round {round_number} has no table {table}.")
+    if board not in found.board_numbers:
+        raise LeagueError("unknown_board", f"Round {round_number} has no board {board}.")
+    return _board_result(found, round_number, board, table, table_id, match, rules, played, actor)
+
+
+def _board_result(
+    found: DuplicateRound,
+    round_number: int,
+    number: int,
+    table: int,
+    table_id: str,
+    match: Any,
+    rules: Rules,
+    played: Mapping[str, Any],
+    actor: Actor,
+) -> list[NewEvent]:
+    if any(int(r["table"]) == table and int(r["board"]) == number for r in found.results):
+        return []
+    score = score_board(rules, played["bids"], played["blind"], played["tricks"])
+    return [
+        ev.board_result_recorded(
+            round_number=round_number,
+            board=number,
+            table=table,
+            table_id=table_id,
+            north_south=match.north_south,
+            east_west=match.east_west,
+            bids=played["bids"],
+            blind=played["blind"],
+            tricks=played["tricks"],
+            score={
+                "north_south": score.north_south.points,
+                "east_west": score.east_west.points,
+            },
+            actor=actor,
+        )
+    ]
 
 
 def team_result(
@@ -186,6 +231,29 @@ def decide_reveal(
     ]
 
 
+def decide_board_reveal(
+    state: CompetitionState, *, round_number: int, board: int, round_seed: str, actor: Actor
+) -> list[NewEvent]:
+    """``BoardRevealed`` for board ``board`` once every table of the round has recorded
+    it (nothing while a table may still play it; nothing once it is out, alone or with
+    its round). Only that board's seed and deck: the round seed and the other boards'
+    stay secret (a board seed is a one-way hash of the round seed, ``boards.py``)."""
+    found = duplicate_round(state, round_number)
+    if board not in found.board_numbers:
+        raise LeagueError("unknown_board", f"Round {round_number} has no board {board}.")
+    if found.board_revealed(board) or not board_finished(state, round_number, board):
+        return []
+    if round_commitment(round_seed) != found.round_commitment:
+        raise LeagueError("seed_mismatch", "The kept round seed does not match its commitment.")
+    derived = derive_board(board_seed(round_seed, board), board)
+    committed = next(b for b in found.boards if int(b["board"]) == board)
+    if derived.commitment != committed["commitment"]:
+        raise LeagueError("seed_mismatch", f"Board {board}'s seed does not match its commitment.")
+    return [
+        ev.board_revealed(round_number=round_number, board=derived.revealed_dict(), actor=actor)
+    ]
+
+
 def round_finished(state: CompetitionState, round_number: int) -> bool:
     """Whether every table of the round has a result on every board."""
     found = state.duplicate.get(round_number)
@@ -207,8 +275,9 @@ def board_finished(state: CompetitionState, round_number: int, board: int) -> bo
 
 
 def board_shown(found: DuplicateRound, state: CompetitionState, board: int) -> bool:
-    """Whether a board's results may be shown: finished everywhere and revealed."""
-    return found.is_revealed and board_finished(state, found.number, board)
+    """Whether a board's results may be shown: finished everywhere and revealed (alone,
+    ``BoardRevealed``, or with its round, ``BoardsRevealed``)."""
+    return found.board_revealed(board) and board_finished(state, found.number, board)
 
 
 def shown_board(

@@ -84,3 +84,13 @@ def test_board_counts_are_bounded(count: int) -> None:
 def test_a_round_seed_is_a_pairing_seed() -> None:
     with pytest.raises(LeagueError):
         board_seed("has a space", 1)
+
+
+def test_a_board_revealed_alone_verifies_against_its_published_commitment() -> None:
+    boards = derive_boards(SEED, 3)
+    commitments = {b.number: b.commitment for b in boards}
+    alone = [boards[1].revealed_dict()]
+    assert all(c.ok for c in verify_round_boards(None, round_commitment(SEED), alone, commitments))
+    forged = {**alone[0], "seed": boards[2].seed}
+    [check] = verify_round_boards(None, round_commitment(SEED), [forged], commitments)
+    assert not check.ok and "commitment" in (check.problem or "")

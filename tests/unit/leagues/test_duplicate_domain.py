@@ -306,3 +306,61 @@ def test_a_teams_of_four_table_result_is_the_team_margin_seen_from_the_table() -
         {"north_south": 0, "east_west": swing},
         "east_west",
     )
+
+
+def test_a_board_is_revealed_alone_once_every_table_has_finished_it() -> None:
+    stream = started(paired())
+    rules = rules_from_spec({"preset": "standard"})
+    tables = sorted(stream.state.tables[1])
+
+    def board(table: int, number: int) -> list[Any]:
+        return dup.decide_board_result(
+            stream.state,
+            round_number=1,
+            board=number,
+            table=table,
+            table_id=f"t{table}",
+            rules=rules,
+            played=played(0)[number - 1],
+            actor=ORGANISER,
+        )
+
+    def reveal(number: int) -> list[Any]:
+        return dup.decide_board_reveal(
+            stream.state, round_number=1, board=number, round_seed=SEED, actor=ORGANISER
+        )
+
+    stream.append(board(tables[0], 1))
+    assert board(tables[0], 1) == []  # recorded once
+    assert reveal(1) == []  # the other table may still play board 1
+    stream.append(board(tables[1], 1))
+    stream.append(board(tables[0], 2))
+    assert reveal(2) == []  # board 2 is still being played at the second table
+    with pytest.raises(LeagueError):
+        dup.decide_board_reveal(
+            stream.state, round_number=1, board=1, round_seed="x" * 32, actor=ORGANISER
+        )
+    events = reveal(1)
+    assert [e.type for e in events] == [ev.BOARD_REVEALED]
+    assert "round_seed" not in events[0].data
+    stream.append(events)
+    assert reveal(1) == []
+    found = stream.state.duplicate[1]
+    assert not found.is_revealed and found.board_revealed(1) and not found.board_revealed(2)
+    assert dup.board_shown(found, stream.state, 1) and not dup.board_shown(found, stream.state, 2)
+    assert refusal(lambda: dup.shown_board(stream.state, 1, 2, what="x")).code == "board_open"
+    commitments = {int(b["board"]): str(b["commitment"]) for b in found.boards}
+    checks = verify_round_boards(
+        None, found.round_commitment, list(found.revealed.values()), commitments
+    )
+    assert [c.board for c in checks] == [1] and all(c.ok for c in checks)
+    # The round's end reveals the round seed and the rest, binding board 1 to it.
+    stream.append(board(tables[1], 2))
+    stream.append(dup.decide_reveal(stream.state, round_number=1, round_seed=SEED, actor=ORGANISER))
+    found = stream.state.duplicate[1]
+    assert found.is_revealed and sorted(found.revealed) == [1, 2]
+    checks = verify_round_boards(
+        SEED, found.round_commitment, list(found.revealed.values()), commitments
+    )
+    assert all(c.ok for c in checks)
+    assert reveal(2) == []

@@ -3,17 +3,22 @@
 Run ``python -m benchmarks.duplicate [--boards N] [--hard-budget N] [--seasons N]
 [--max-boards N] [--par-boards N] [--workers W] [--seed S] [--pool-file F]
 [--skill-tau T] [--variance-boards N] [--luck-boards N] [--luck-tables N]
-[--luck-budget N] [--quick]``; prints one JSON object (``--quick``: small sizes, a smoke
-run of a couple of minutes).
+[--luck-budget N] [--hard-version V] [--quick]``; prints one JSON object (``--quick``:
+small sizes, a smoke run of a couple of minutes).
 
 1. **A pool of boards** (``--boards``, default 24), each played by the bots at every
    ordered pair of levels Easy, Normal and Hard (9 tables a board, one hand each, the
    standard preset, scored by ``board_scoring.score_board``), and its par (four Hard
-   players, ``--pool-par-plays`` seeded plays, ``par.play_seed``). Hard here runs
+   players, ``--pool-par-plays`` seeded plays, ``par.play_seed``). Hard here is
+   ``--hard-version`` (default ``hard-3``, par's: its search scores a hand as a board;
+   ``hard-2`` scores it as a running game's hand, the earlier figures), and runs
    without its clock guard at ``--hard-budget`` simulated card plays a decision (default
    10,000, the platform's; a smaller budget is faster but plays below Normal: at 1,000,
    Normal North-South gained +21 a board on it over 32 boards). The default pool is
    small so the run takes a few minutes; its figures are noisy: scale with ``--boards``.
+   ``hard_edge_over_normal`` (and ``normal_edge_over_easy``): on the pool's boards, the
+   IMPs of Hard's net minus Normal's in the same seat against the same opponents, both
+   directions, every opponent level (``level_edge``).
 2. **Seasons** drawn from the pool: six partnerships (Hard, Normal and Easy twice) in a
    3-table barometer Mitchell with the arrow switch (``movements.mitchell``), sessions of
    3 rounds of 4 boards; each board of a season is drawn at random from the pool (with
@@ -49,8 +54,8 @@ run of a couple of minutes).
    seatings, 3 tables a board), ``..._nine_tables`` (the nine tables of a board as the
    field) and ``hard_play_noise_share`` (Hard's par plays of the same board with other
    seeds).
-4. **par_boards_per_second**: par as the platform computes it (``par.PAR_METHOD``: Hard
-   ``hard-2`` at its full budget with no clock guard, its documented number of plays) on
+4. **par_boards_per_second**: par as the platform computes it (``par.PAR_METHOD``: its
+   pinned Hard version at its full budget with no clock guard, its documented number of plays) on
    one process, over ``--par-boards`` boards.
 """
 

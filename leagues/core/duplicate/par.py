@@ -84,8 +84,10 @@ class ParMethod:
 
 #: Hard is the strongest level; 4 plays halve the spread of one play's result (the
 #: standard deviation of a mean of 4) at about a second of one core a play
-#: (docs/benchmarks.md, Duplicate).
-PAR_METHOD = ParMethod(level="hard", version="hard-2", plays=4)
+#: (docs/benchmarks.md, Duplicate). ``hard-3`` rather than ``hard-2``: its search scores
+#: a hand as the board is scored (a bag -9, not +1), and on the same boards it gains
+#: about 1 IMP a board on Normal where hard-2 gained 0.1 (docs/benchmarks.md, "hard-3").
+PAR_METHOD = ParMethod(level="hard", version="hard-3", plays=4)
 
 
 def play_seed(board_seed: str, index: int) -> int:

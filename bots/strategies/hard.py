@@ -146,7 +146,7 @@ class HardStrategy:
         totals = view.team_totals
         bags = view.team_bags
         board = self.scoring == BOARD
-        lump_free = unpenalised(view.rules)
+        lump_free = unpenalised(view.rules) if board else view.rules
         sums = [0.0] * len(candidates)
         deadline = time.perf_counter() + self.time_limit_ms / 1000.0
         done = 0

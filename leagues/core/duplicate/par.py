@@ -71,7 +71,7 @@ class ParMethod:
     plays: int
 
     def __post_init__(self) -> None:
-        if not self.version.startswith(f"{self.level}-"):
+        if not isinstance(self.version, str) or not self.version.startswith(f"{self.level}-"):
             raise LeagueError(
                 "bad_par_method", f"{self.version!r} is not a version of {self.level!r}."
             )

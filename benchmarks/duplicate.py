@@ -3,7 +3,7 @@
 Run ``python -m benchmarks.duplicate [--boards N] [--hard-budget N] [--seasons N]
 [--max-boards N] [--par-boards N] [--workers W] [--seed S] [--pool-file F]
 [--skill-tau T] [--variance-boards N] [--luck-boards N] [--luck-tables N]
-[--luck-budget N] [--quick] [--skip-core] [--skip-platform] [--platform-tables N]
+[--luck-budget N] [--hard-version V] [--quick] [--skip-core] [--skip-platform] [--platform-tables N]
 [--platform-boards N] [--platform-level L] [--platform-workers N] [--db-name D]
 [--redis-db N] [--keep-db]``; prints one JSON object (``--quick``: small sizes, a smoke
 run of a couple of minutes). Points 1 to 4 are the pure core (``--skip-core`` leaves
@@ -12,11 +12,16 @@ them out); point 5 is the platform (``--skip-platform`` leaves it out).
 1. **A pool of boards** (``--boards``, default 24), each played by the bots at every
    ordered pair of levels Easy, Normal and Hard (9 tables a board, one hand each, the
    standard preset, scored by ``board_scoring.score_board``), and its par (four Hard
-   players, ``--pool-par-plays`` seeded plays, ``par.play_seed``). Hard here runs
+   players, ``--pool-par-plays`` seeded plays, ``par.play_seed``). Hard here is
+   ``--hard-version`` (default ``hard-3``, par's: its search scores a hand as a board;
+   ``hard-2`` scores it as a running game's hand, the earlier figures), and runs
    without its clock guard at ``--hard-budget`` simulated card plays a decision (default
    10,000, the platform's; a smaller budget is faster but plays below Normal: at 1,000,
    Normal North-South gained +21 a board on it over 32 boards). The default pool is
    small so the run takes a few minutes; its figures are noisy: scale with ``--boards``.
+   ``hard_edge_over_normal`` (and ``normal_edge_over_easy``): on the pool's boards, the
+   IMPs of Hard's net minus Normal's in the same seat against the same opponents, both
+   directions, every opponent level (``level_edge``).
 2. **Seasons** drawn from the pool: six partnerships (Hard, Normal and Easy twice) in a
    3-table barometer Mitchell with the arrow switch (``movements.mitchell``), sessions of
    3 rounds of 4 boards; each board of a season is drawn at random from the pool (with
@@ -52,8 +57,8 @@ them out); point 5 is the platform (``--skip-platform`` leaves it out).
    seatings, 3 tables a board), ``..._nine_tables`` (the nine tables of a board as the
    field) and ``hard_play_noise_share`` (Hard's par plays of the same board with other
    seeds).
-4. **par_boards_per_second**: par as the platform computes it (``par.PAR_METHOD``: Hard
-   ``hard-2`` at its full budget with no clock guard, its documented number of plays) on
+4. **par_boards_per_second**: par as the platform computes it (``par.PAR_METHOD``: its
+   pinned Hard version at its full budget with no clock guard, its documented number of plays) on
    one process, over ``--par-boards`` boards.
 5. **A duplicate round through the whole platform** (``benchmarks.duplicate_platform``):
    ``--platform-tables`` tables (default 24, 48 all-bot partnerships) of
@@ -80,11 +85,11 @@ from typing import Any
 
 from benchmarks.duplicate_platform import platform_half
 from bots.strategies.decision import Strategy
-from bots.strategies.hard import HardStrategy
-from bots.strategies.registry import exact_strategy, get_strategy
-from bots.strategies.selfplay import play_deal, play_level
+from bots.strategies.hard import LATEST_BOARD, REVISIONS, HardStrategy
+from bots.strategies.registry import get_strategy
+from bots.strategies.selfplay import play_deal, play_version
 from games.engine.rules import PRESETS, Rules
-from leagues.core.duplicate.board_scoring import datums, score_board
+from leagues.core.duplicate.board_scoring import datums, imps, score_board
 from leagues.core.duplicate.boards import MAX_BOARDS, Board, board_seed, derive_board
 from leagues.core.duplicate.movements import mitchell
 from leagues.core.duplicate.par import PAR_METHOD, compute_par, play_seed
@@ -104,16 +109,22 @@ GRID = (12, 24, 36, 48, 72, 96, 144, 192, 288, 384, 576, 768, 1152, 1536, 2304, 
 
 _hard_budget = 2000
 _pool_par_plays = 2
+# The Hard revision of the pool and the same-level field: par's (hard-3, which searches
+# with the board's scoring) unless --hard-version says otherwise.
+HARD_VERSIONS = {f"hard-{revision}": revision for revision in REVISIONS}
+_hard_revision = LATEST_BOARD
 
 
-def _init(hard_budget: int, pool_par_plays: int) -> None:
-    global _hard_budget, _pool_par_plays
-    _hard_budget, _pool_par_plays = hard_budget, pool_par_plays
+def _init(hard_budget: int, pool_par_plays: int, hard_revision: int = LATEST_BOARD) -> None:
+    global _hard_budget, _pool_par_plays, _hard_revision
+    _hard_budget, _pool_par_plays, _hard_revision = hard_budget, pool_par_plays, hard_revision
 
 
 def _strategy(level: str) -> Strategy:
     if level == "hard":
-        return HardStrategy(playout_budget=_hard_budget, time_limit_ms=math.inf)
+        return HardStrategy(
+            playout_budget=_hard_budget, time_limit_ms=math.inf, revision=_hard_revision
+        )
     return get_strategy(level)
 
 
@@ -169,15 +180,42 @@ def load_pool(path: str) -> list[dict[str, Any]]:
 
 
 def build_pool(
-    seed: str, boards: int, workers: int, budget: int, plays: int
+    seed: str, boards: int, workers: int, budget: int, plays: int, revision: int = LATEST_BOARD
 ) -> list[dict[str, Any]]:
     jobs = [(seed, index) for index in range(boards)]
     if workers > 1:
         context = multiprocessing.get_context("fork")
-        with context.Pool(workers, _init, (budget, plays)) as pool:
+        with context.Pool(workers, _init, (budget, plays, revision)) as pool:
             return pool.map(pool_board, jobs, chunksize=1)
-    _init(budget, plays)
+    _init(budget, plays, revision)
     return [pool_board(job) for job in jobs]
+
+
+def level_edge(pool: Sequence[dict[str, Any]], better: str, worse: str) -> dict[str, Any]:
+    """``better``'s edge over ``worse`` on the same cards: on every pool board, against
+    each level as opponents and from each direction, the IMPs of ``better``'s net minus
+    ``worse``'s in the same seat (North-South: net(better-X) - net(worse-X); East-West:
+    net(X-worse) - net(X-better)). Mean and standard deviation in IMPs and in points."""
+    imp_edges: list[float] = []
+    point_edges: list[float] = []
+    for result in pool:
+        nets = result["nets"]
+        for other in LEVELS:
+            for edge in (
+                nets[(better, other)] - nets[(worse, other)],
+                nets[(other, worse)] - nets[(other, better)],
+            ):
+                point_edges.append(float(edge))
+                imp_edges.append(float(imps(edge)))
+    if len(imp_edges) < 2:
+        return {"comparisons": len(imp_edges)}
+    return {
+        "imps_mean": round(sum(imp_edges) / len(imp_edges), 3),
+        "imps_sd": round(math.sqrt(_variance(imp_edges)), 2),
+        "imps_standard_error": round(math.sqrt(_variance(imp_edges) / len(imp_edges)), 3),
+        "points_mean": round(sum(point_edges) / len(point_edges), 2),
+        "comparisons": len(imp_edges),
+    }
 
 
 SESSION = mitchell(TABLES, SESSION_BOARDS, arrow_switch=True)
@@ -460,15 +498,15 @@ LUCK_LEVEL = "hard"
 LUCK_BUDGET = 2000
 
 
-def luck_board(job: tuple[str, int, int, int]) -> list[int]:
+def luck_board(job: tuple[str, int, int, int, int]) -> list[int]:
     """One board of the same-level field: its North-South net at each of ``tables``
-    tables of four Hard players (``budget`` simulated card plays a decision, no clock
-    guard), every table with its own decision seeds."""
-    seed, index, tables, budget = job
+    tables of four Hard players (revision ``revision``, ``budget`` simulated card plays a
+    decision, no clock guard), every table with its own decision seeds."""
+    seed, index, tables, budget, revision = job
     round_seed = f"duplicate-luck-{seed}-{index // MAX_BOARDS}"
     number = index % MAX_BOARDS + 1
     board = derive_board(board_seed(round_seed, number), number)
-    hard = HardStrategy(playout_budget=budget, time_limit_ms=math.inf)
+    hard = HardStrategy(playout_budget=budget, time_limit_ms=math.inf, revision=revision)
     nets = []
     for table in range(tables):
         base = int.from_bytes(
@@ -481,16 +519,18 @@ def luck_board(job: tuple[str, int, int, int]) -> list[int]:
 
 
 def build_luck_field(
-    seed: str, boards: int, tables: int, budget: int, workers: int
+    seed: str, boards: int, tables: int, budget: int, workers: int, revision: int = LATEST_BOARD
 ) -> list[list[int]]:
-    jobs = [(seed, index, tables, budget) for index in range(boards)]
+    jobs = [(seed, index, tables, budget, revision) for index in range(boards)]
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             return pool.map(luck_board, jobs, chunksize=4)
     return [luck_board(job) for job in jobs]
 
 
-def same_level_report(tables: Sequence[Sequence[int]], budget: int) -> dict[str, Any]:
+def same_level_report(
+    tables: Sequence[Sequence[int]], budget: int, revision: int = LATEST_BOARD
+) -> dict[str, Any]:
     """The issue's ``variance_ratio`` over a field of one level whose play is seeded:
     every table plays the same cards as well as the others on average, so what a table's
     net against the field keeps is the play's own chance (the luck that remains), not a
@@ -501,7 +541,7 @@ def same_level_report(tables: Sequence[Sequence[int]], budget: int) -> dict[str,
         "variance_ratio": round(figures["ratio"], 3),
         "variance_ratio_field": {
             "level": LUCK_LEVEL,
-            "version": HardStrategy().version,
+            "version": HardStrategy(revision=revision).version,
             "playout_budget": budget,
             "clock_guard": None,
             "tables": len(tables[0]),
@@ -545,11 +585,10 @@ def _variance(values: Sequence[float]) -> float:
 
 def par_speed(seed: str, boards: int) -> dict[str, Any]:
     """Par as pinned (full Hard, no clock, PAR_METHOD.plays plays) on this process."""
-    version = exact_strategy(PAR_METHOD.level).version
     cpu_started, started = time.process_time(), time.perf_counter()
     for number in range(1, boards + 1):
         board: Board = derive_board(board_seed(f"duplicate-par-{seed}", number), number)
-        compute_par(board, RULES, play_level, version)
+        compute_par(board, RULES, play_version)
     wall = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     return {
@@ -597,6 +636,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--luck-tables", type=int, default=4, help="its tables a board")
     parser.add_argument(
         "--luck-budget", type=int, default=LUCK_BUDGET, help="its Hard playout budget"
+    )
+    parser.add_argument(
+        "--hard-version",
+        choices=sorted(HARD_VERSIONS),
+        default=f"hard-{LATEST_BOARD}",
+        help="Hard's revision in the pool and the same-level field (default: par's)",
     )
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
     parser.add_argument(
@@ -668,12 +713,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def core_report(args: argparse.Namespace) -> dict[str, Any]:
     """Points 1 to 4: the pure core's figures."""
+    revision = HARD_VERSIONS[args.hard_version]
     started = time.perf_counter()
     if args.pool_file and os.path.exists(args.pool_file):
         pool = load_pool(args.pool_file)
     else:
         pool = build_pool(
-            args.seed, args.boards, args.workers, args.hard_budget, args.pool_par_plays
+            args.seed, args.boards, args.workers, args.hard_budget, args.pool_par_plays, revision
         )
         if args.pool_file:
             save_pool(args.pool_file, pool)
@@ -683,9 +729,9 @@ def core_report(args: argparse.Namespace) -> dict[str, Any]:
     field_seconds = time.perf_counter() - started
     started = time.perf_counter()
     luck_field = build_luck_field(
-        args.seed, args.luck_boards, args.luck_tables, args.luck_budget, args.workers
+        args.seed, args.luck_boards, args.luck_tables, args.luck_budget, args.workers, revision
     )
-    same_level = same_level_report(luck_field, args.luck_budget)
+    same_level = same_level_report(luck_field, args.luck_budget, revision)
     same_level["variance_ratio_seconds"] = round(time.perf_counter() - started, 1)
     # Ahead of the seasons, so a long run shows its luck figures early.
     print(json.dumps(same_level, sort_keys=True), file=sys.stderr, flush=True)
@@ -704,6 +750,8 @@ def core_report(args: argparse.Namespace) -> dict[str, Any]:
         **luck,
         "mixed_levels_seconds": round(field_seconds, 1),
         **variance_ratio(pool),
+        "hard_edge_over_normal": level_edge(pool, "hard", "normal"),
+        "normal_edge_over_easy": level_edge(pool, "normal", "easy"),
         "mean_net_by_pair": {
             f"{ns}-{ew}": round(sum(p["nets"][(ns, ew)] for p in pool) / len(pool), 1)
             for ns, ew in PAIRS
@@ -713,6 +761,7 @@ def core_report(args: argparse.Namespace) -> dict[str, Any]:
             "boards": len(pool),
             "file": args.pool_file,
             "hard_budget": args.hard_budget,
+            "hard_version": args.hard_version,
             "par_plays": args.pool_par_plays,
             "seconds": round(pool_seconds, 1),
         },

@@ -20,7 +20,7 @@ from typing import Any
 
 from django.db import connection
 
-from bots.strategies.registry import get_strategy
+from bots.strategies.registry import board_strategy, get_strategy
 from games.engine.view import seat_view
 from games.live.tables import BOT, is_stale_refusal, reading_table
 from games.services.actors import BotActor
@@ -88,7 +88,10 @@ def play_bot_turn(table_id: str, version: int) -> BotTurnOutcome:
             return BotTurnOutcome(NOT_DUE, table_id, version)
         level = state.bot_level(seat) or "normal"
         view = seat_view(state.hand, seat, state.team_totals(), state.team_bags())
-    strategy = get_strategy(level)
+        # A duplicate table's every hand is a board scored on its own (bags at their
+        # prorated cost), so its bots play the board revision (Hard: hard-3).
+        on_boards = state.deals_from_boards
+    strategy = board_strategy(level) if on_boards else get_strategy(level)
     seed = turn_seed(table_id, version, seat)
     with bot_decision(level):
         decision = strategy.decide(view, seed)

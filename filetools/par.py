@@ -1,9 +1,9 @@
 """``par FILE``: re-play every revealed board's par in a competition file with this code's
 bots, and compare it with the file (docs/formats.md, "Par"). Nothing but the file: the
 board's seed, the par's method, bot version and plays' seeds, and the bots' code
-(``bots.strategies.selfplay.play_level``, Hard without its wall-clock guard: the same
-moves on any machine). Prints one line a board; a mismatch, or a par played by a bot
-version this code does not play, is a refusal (exit 1) naming the first.
+(``bots.strategies.selfplay.play_version``: the recorded version without its wall-clock
+guard, the same moves on any machine). Prints one line a board; a mismatch, or a par
+played by a bot version this code does not keep, is a refusal (exit 1) naming the first.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from argparse import ArgumentParser
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from bots.strategies.registry import UnknownLevel, exact_strategy
-from bots.strategies.selfplay import play_level
+from bots.strategies.registry import exact_strategy_of_version
+from bots.strategies.selfplay import play_version
 from leagues.core.duplicate.boards import derive_board
 from leagues.core.duplicate.par import verify_par
 
@@ -40,21 +40,13 @@ def run(options: Mapping[str, Any], stdin: TextIO, width: int | None) -> str:
             if board.par is None or board.seed is None:
                 continue
             where = f"round {played.number} board {board.board}"
-            try:
-                plays = exact_strategy(board.par.method.level).version
-            except UnknownLevel:
-                plays = None
-            if plays != board.par.bot_version:
-                problem = (
-                    f"played by {board.par.bot_version}, which this code does not play "
-                    f"({plays or 'no such level'})"
-                )
+            if exact_strategy_of_version(board.par.bot_version) is None:
+                problem = f"played by {board.par.bot_version}, which this code does not keep"
             else:
                 check = verify_par(
                     derive_board(board.seed, board.board),
                     rules,
-                    play_level,
-                    board.par.bot_version,
+                    play_version,
                     board.par.published(board.board),
                 )
                 problem = "" if check.ok else str(check.problem)

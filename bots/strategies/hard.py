@@ -16,6 +16,16 @@ move: the decision records the sampled deals it went through (``Decision.samples
 stored in the move's metadata), and ``decide(view, seed, samples=n)`` goes through
 exactly those ``n`` deals (the same ones: the deals drawn depend on the view and seed
 only), ignoring the clock, which gives the same move every time.
+
+**What a playout is worth depends on what is being played.** In a running game
+(``hard-1``, ``hard-2``: :data:`GAME`) a playout is scored as the next hand of that game,
+from the view's running totals and bags: a bag is +1 until the tenth costs 100. On a
+duplicate board (``hard-3``: :data:`BOARD`) the hand is scored as the board will be
+(``scoring.core.board_score``): from 0 to 0, each bag at its prorated cost, +1 - 10 = -9
+under the standard bag penalty. A game-scoring search plays for overtricks a board
+punishes; ``hard-3`` is the revision for single-board play (duplicate par and the bots
+of duplicate tables: ``registry.board_strategy``). The scoring is fixed by the revision,
+not passed in with each decision, so a move's recorded version alone replays it.
 """
 
 from __future__ import annotations
@@ -28,21 +38,34 @@ from games.engine.hand import BIDDING, PASSING, PLAYING, HandState
 from games.engine.play import play_card
 from games.engine.seats import team_of
 from games.engine.view import SeatView
+from scoring.core.board_score import unpenalised
 
 from .card_play import choose_card
 from .decision import Decision, NothingToDecide
 from .determinize import sample_weighted
 from .inference import infer
-from .normal import BLIND_NIL_RULES, LATEST, decide_by_heuristics
+from .normal import BLIND_NIL_RULES, decide_by_heuristics
 from .reading import play_context, trick_leader_card
-from .rollout import play_out, score_difference
+from .rollout import board_score_difference, play_out, score_difference
+
+#: How a revision's search scores a playout: as the running game's next hand, or as a
+#: duplicate board on its own.
+GAME = "game"
+BOARD = "board"
+#: Per revision of Hard: its search's scoring, and the Normal revision it bids as.
+REVISIONS: dict[int, tuple[str, int]] = {1: (GAME, 1), 2: (GAME, 2), 3: (BOARD, 2)}
+#: The revision ordinary tables get (``get_strategy("hard")``): a running game.
+LATEST_GAME = 2
+#: The revision that plays single duplicate boards (par, duplicate tables).
+LATEST_BOARD = 3
 
 
 class HardStrategy:
     """The Hard level: determinized playouts guided by Normal's heuristics.
 
-    ``revision`` picks an earlier revision's decisions (kept for replay): hard-N bids as
-    normal-N does; the search is the same in every revision.
+    ``revision`` picks a revision's decisions (earlier ones kept for replay): hard-1 and
+    hard-2 bid as normal-1 and normal-2 and score their search as a running game;
+    hard-3 bids as normal-2 and scores its search as a duplicate board (:data:`REVISIONS`).
     """
 
     def __init__(
@@ -52,13 +75,14 @@ class HardStrategy:
         max_samples: int = 64,
         time_limit_ms: float = 150.0,
         heuristic_bonus: float = 1.0,
-        revision: int = LATEST,
+        revision: int = LATEST_GAME,
     ) -> None:
-        if revision not in BLIND_NIL_RULES:
+        if revision not in REVISIONS:
             raise ValueError(f"Hard has no revision {revision}.")
         self.revision = revision
         self.version = f"hard-{revision}"
-        self._blind_nil = BLIND_NIL_RULES[revision]
+        self.scoring, bidding = REVISIONS[revision]
+        self._blind_nil = BLIND_NIL_RULES[bidding]
         self.playout_budget = playout_budget
         self.min_samples = min_samples
         self.max_samples = max_samples
@@ -121,6 +145,8 @@ class HardStrategy:
         team = team_of(view.seat)
         totals = view.team_totals
         bags = view.team_bags
+        board = self.scoring == BOARD
+        lump_free = unpenalised(view.rules) if board else view.rules
         sums = [0.0] * len(candidates)
         deadline = time.perf_counter() + self.time_limit_ms / 1000.0
         done = 0
@@ -130,7 +156,10 @@ class HardStrategy:
                 state.hands = hands[:]
                 play_card(state, view.seat, card)
                 play_out(state, list(inference.voids))
-                sums[index] += score_difference(state, team, totals, bags)
+                if board:
+                    sums[index] += board_score_difference(state, team, lump_free)
+                else:
+                    sums[index] += score_difference(state, team, totals, bags)
             done += 1
             if samples is None and done >= self.min_samples and time.perf_counter() > deadline:
                 break

@@ -1,10 +1,14 @@
-"""Playing a sampled deal to the end with Normal's heuristics, and scoring the result."""
+"""Playing a sampled deal to the end with Normal's heuristics, and scoring the result:
+as the hand of the running game (:func:`score_difference`) or as a duplicate board
+(:func:`board_score_difference`)."""
 
 from __future__ import annotations
 
 from games.engine.cards import FULL_DECK, SPADES
 from games.engine.hand import PLAYING, HandState
 from games.engine.play import legal_card_mask, play_card
+from games.engine.rules import Rules
+from scoring.core.board_score import board_points
 from scoring.core.hand_score import score_team
 
 from .card_play import PlayContext, choose_card
@@ -97,3 +101,14 @@ def score_difference(
         bags[1 - team],
     )
     return mine.hand_score - theirs.hand_score
+
+
+def board_score_difference(state: HandState, team: int, lump_free: Rules) -> int:
+    """``team``'s board points minus the opponents' (``scoring.core.board_score``): from
+    0 to 0, each bag at its prorated cost (-9 net under the standard bag penalty), as a
+    duplicate board is scored. ``lump_free`` is ``board_score.unpenalised(state.rules)``,
+    computed once per search."""
+    rules = state.rules
+    mine = board_points(rules, team, state.bids, state.blind, state.tricks_won, lump_free)
+    theirs = board_points(rules, 1 - team, state.bids, state.blind, state.tricks_won, lump_free)
+    return mine - theirs

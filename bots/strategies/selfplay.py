@@ -19,7 +19,7 @@ from games.engine.rules import Rules
 from games.engine.view import seat_view
 
 from .decision import BID, LOOK, PASS, PLAY, Decision, Strategy
-from .registry import exact_strategy
+from .registry import exact_strategy, exact_strategy_of_version
 
 DecisionHook = Callable[[int, Decision, float, float], None]
 
@@ -107,4 +107,17 @@ def play_level(
     """A deal played by four players of ``level`` without a wall-clock guard, so the
     result is the same on any machine (a duplicate board's par is computed with it)."""
     strategy = exact_strategy(level)
+    return play_deal(rules, dealt, dealer, [strategy] * 4, base_seed)
+
+
+def play_version(
+    rules: Rules, dealt: Sequence[int], dealer: int, version: str, base_seed: int
+) -> HandState:
+    """A deal played by four players of the kept ``version`` (``"hard-3"``, ``"hard-2"``,
+    ...) without a wall-clock guard: a duplicate board's par, played and recomputed by
+    the version that is pinned or was recorded. Raises ``ValueError`` for a version this
+    code does not keep."""
+    strategy = exact_strategy_of_version(version)
+    if strategy is None:
+        raise ValueError(f"This code keeps no bot version {version!r}.")
     return play_deal(rules, dealt, dealer, [strategy] * 4, base_seed)

@@ -27,8 +27,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from bots.strategies.registry import exact_strategy
-from bots.strategies.selfplay import play_level
+from bots.strategies.registry import exact_strategy_of_version
+from bots.strategies.selfplay import play_version
 from games.engine.cards import card_name, names_in
 from games.engine.rules import rules_from_spec
 from games.engine.seats import SEAT_NAMES
@@ -38,7 +38,7 @@ from games.services.errors import CommandRejected
 from games.services.table_commands import RevealDeals
 from leagues.core.duplicate.board_scoring import score_board
 from leagues.core.duplicate.boards import derive_board
-from leagues.core.duplicate.par import ParMethod, compute_par, verify_par
+from leagues.core.duplicate.par import PAR_METHOD, ParMethod, compute_par, verify_par
 from leagues.core.errors import LeagueError
 from leagues.domain import events as ev
 from leagues.domain.decisions import duplicate as dup
@@ -237,10 +237,11 @@ def correct_board(
 
 
 def par_method(state: CompetitionState) -> ParMethod:
-    """The par method a duplicate competition pins: Hard at its version, its plays."""
+    """The par method of a round computed now: the pinned level and version
+    (``PAR_METHOD``), the competition's number of plays. A par already recorded keeps
+    the version it names (``bot_version``) and is recomputed and replayed by it."""
     settings = dup.require_duplicate(state)
-    strategy = exact_strategy("hard")
-    return ParMethod(level="hard", version=strategy.version, plays=settings.par_plays)
+    return ParMethod(level=PAR_METHOD.level, version=PAR_METHOD.version, plays=settings.par_plays)
 
 
 def compute_round_par(competition_id: str, round_number: int) -> int:
@@ -258,7 +259,7 @@ def compute_round_par(competition_id: str, round_number: int) -> int:
     for board in dup.round_boards(state, round_seed):
         if board.number in found.pars:
             continue
-        par = compute_par(board, rules, play_level, method.version, method)
+        par = compute_par(board, rules, play_version, method)
 
         def decide(current: CompetitionState, par: Any = par) -> list[Any]:
             return dup.decide_par(
@@ -295,7 +296,12 @@ def verify_competition_par(competition_id: str) -> list[dict[str, Any]]:
                 continue
             board = derive_board(str(revealed["seed"]), board_number)
             version = found.par_versions.get(board_number, "")
-            check = verify_par(board, rules, play_level, version, published)
+            named = published.get("method", {}).get("version")
+            if version != named:
+                problem = f"the par names {named!r} but was recorded by {version!r}"
+                lines.append({**line, "ok": False, "problem": problem})
+                continue
+            check = verify_par(board, rules, play_version, published)
             lines.append({**line, "ok": check.ok, "problem": check.problem})
     return lines
 
@@ -306,8 +312,9 @@ def replay_par_play(
     """Par play ``index`` (from 1) of a revealed board, played again here from the board's
     revealed seed and the play's recorded seed by the recorded bot version (Hard without
     its wall-clock guard: the same moves on any machine), and checked against the
-    recorded score before it is shown. Nothing is stored: re-playing is cheaper and as
-    exact as a recording, and needs no new event. The answer is a replay's shape (the
+    recorded score before it is shown (an earlier version than par pins now, e.g.
+    ``hard-2``, replays as long as the bots keep it). Nothing is stored: re-playing is
+    cheaper and as exact as a recording, and needs no new event. The answer is a replay's shape (the
     export's record hand and the replay's result) so the replay stepper draws it.
 
     Refused: a board not yet revealed (409 ``board_open``), no par or no such play (404
@@ -319,26 +326,28 @@ def replay_par_play(
     plays = [] if published is None else published["plays"]
     if not 1 <= index <= len(plays):
         raise LeagueError("unknown_par", f"Board {board} has no par play {index}.")
-    method = par_method(state)
-    recorded_version = found.par_versions.get(board)
-    if recorded_version != method.version:
+    recorded_version = found.par_versions.get(board, "")
+    if exact_strategy_of_version(recorded_version) is None:
         raise LeagueError(
             "par_version_gone",
-            f"This par was played by {recorded_version}; this server plays "
-            f"{method.version}, so it cannot replay it exactly.",
+            f"This par was played by {recorded_version!r}, which this server no longer "
+            "keeps, so it cannot replay it exactly.",
         )
+    level = recorded_version.rsplit("-", 1)[0]
     assert state.settings is not None
     rules = rules_from_spec(dict(state.settings.rules.snapshot))
     revealed = derive_board(str(found.revealed[board]["seed"]), board)
     recorded = plays[index - 1]
-    played = play_level(rules, revealed.hands, revealed.dealer, method.level, int(recorded["seed"]))
+    played = play_version(
+        rules, revealed.hands, revealed.dealer, recorded_version, int(recorded["seed"])
+    )
     score = score_board(rules, played.bids, played.blind, played.tricks_won)
     if (score.north_south.points, score.east_west.points) != (
         recorded["north_south"],
         recorded["east_west"],
     ):
         raise LeagueError("par_mismatch", f"Par play {index} did not give its recorded score.")
-    answer = par_play_record(played, score, board, index, method.version)
+    answer = par_play_record(played, score, board, index, recorded_version)
     # The replay viewer's shape (GET /api/tables/<id>/replay), scored as the one hand of a
     # game by the same replay the tables use; the board score is ``result`` above.
     snapshot = dict(state.settings.rules.snapshot)
@@ -361,12 +370,12 @@ def replay_par_play(
             {
                 "seat": seat,
                 "kind": "bot",
-                "level": method.level,
+                "level": level,
                 "user_id": None,
                 "username": None,
                 "reserved": False,
                 "controller": "bot",
-                "bot_level": method.level,
+                "bot_level": level,
             }
             for seat in SEAT_NAMES
         ],

@@ -33,21 +33,17 @@ East-West net at the other), converted the same way, and the team with more IMPs
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from games.engine.rules import Rules
 from games.engine.seats import EAST_WEST, NORTH_SOUTH
-from scoring.core.hand_score import (
-    BAG_PENALTY_POINTS,
-    BAGS_PER_PENALTY,
-    TeamHandScore,
-    score_team,
-)
 
-#: Cost of one bag under a bag penalty, paid on the board: 100 / 10.
-BAG_SHARE = BAG_PENALTY_POINTS // BAGS_PER_PENALTY
+# The arithmetic (a bag's cost on a board, 100 / 10) lives in scoring.core.board_score,
+# which Hard's board search (hard-3) shares: bots may not import leagues.
+from scoring.core.board_score import score_team_on_board, unpenalised
+from scoring.core.hand_score import TeamHandScore
 
 #: The difference scale. ``(lowest difference, IMPs)``: a difference of at least the first
 #: number, and less than the next row's, is worth that many IMPs. Why these bands:
@@ -118,11 +114,10 @@ def score_board(
     rules: Rules, bids: Sequence[int], blind: Sequence[bool], tricks: Sequence[int]
 ) -> BoardScore:
     """A board scored on its own (module docstring): bids, blind flags, tricks by seat."""
-    unpenalised = replace(rules, bag_penalty=False)
+    lump_free = unpenalised(rules)
     sides = []
     for team in (NORTH_SOUTH, EAST_WEST):
-        hand = score_team(unpenalised, team, list(bids), list(blind), list(tricks), 0, 0)
-        cost = hand.bags * BAG_SHARE if rules.bag_penalty else 0
+        hand, cost = score_team_on_board(rules, team, bids, blind, tricks, lump_free)
         sides.append(TeamBoardScore(hand, cost))
     return BoardScore(sides[0], sides[1])
 

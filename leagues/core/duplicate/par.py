@@ -1,8 +1,9 @@
 """Par: what a pinned computer level scores on a board, averaged over seeded plays.
 
-A board's par is found by letting four players of one pinned level (:data:`PAR_METHOD`:
-Hard, version ``hard-2``, without its wall-clock guard so that a move depends only on
-what its seat sees and its seed) play the board ``plays`` times, each play from 0 to 0
+A board's par is found by letting four players of one pinned bot version
+(:data:`PAR_METHOD`: Hard ``hard-3``, whose search scores a hand as a board is scored,
+without its wall-clock guard so that a move depends only on what its seat sees and its
+seed) play the board ``plays`` times, each play from 0 to 0
 with its own seed, and averaging the board scores (``board_scoring.score_board``) of
 each direction: par North-South, par East-West and the par net. All four seats are the
 same level, so one set of plays gives par from both directions.
@@ -17,9 +18,11 @@ revealed board seed, the level's code at its version and this page recomputes ev
 and so the par. Hard's bidding is Normal's heuristics (no seed), so the plays differ in
 the card play only: the contract is par's, the tricks are averaged.
 
-The computation takes a :data:`PlayDeal` callable (``bots.strategies.selfplay.play_level``
+The computation takes a :data:`PlayDeal` callable (``bots.strategies.selfplay.play_version``
 is the one the platform uses) rather than importing the bots: leagues' pure core stays
-beside the bots, not on them, and a test can hand in any player.
+beside the bots, not on them, and a test can hand in any player. It is asked for the
+method's *version*, not its level, so a par recorded under an earlier version (``hard-2``)
+is recomputed by that version as long as the bots keep it, whatever version par pins now.
 """
 
 from __future__ import annotations
@@ -53,8 +56,9 @@ class PlayedHand(Protocol):
     def tricks_won(self) -> list[int]: ...
 
 
-#: ``play(rules, hands, dealer, level, base_seed)``: the deal played to its last trick by
-#: four players of ``level``, every decision seeded from ``base_seed``.
+#: ``play(rules, hands, dealer, version, base_seed)``: the deal played to its last trick by
+#: four players of the bot ``version`` (``"hard-3"``), every decision seeded from
+#: ``base_seed``; raises ``ValueError`` for a version it cannot play.
 PlayDeal = Callable[[Rules, Sequence[int], int, str, int], PlayedHand]
 
 
@@ -67,6 +71,10 @@ class ParMethod:
     plays: int
 
     def __post_init__(self) -> None:
+        if not isinstance(self.version, str) or not self.version.startswith(f"{self.level}-"):
+            raise LeagueError(
+                "bad_par_method", f"{self.version!r} is not a version of {self.level!r}."
+            )
         if isinstance(self.plays, bool) or not 1 <= self.plays <= MAX_PLAYS:
             raise LeagueError("bad_par_method", f"par takes 1 to {MAX_PLAYS} plays a board.")
 
@@ -76,8 +84,10 @@ class ParMethod:
 
 #: Hard is the strongest level; 4 plays halve the spread of one play's result (the
 #: standard deviation of a mean of 4) at about a second of one core a play
-#: (docs/benchmarks.md, Duplicate).
-PAR_METHOD = ParMethod(level="hard", version="hard-2", plays=4)
+#: (docs/benchmarks.md, Duplicate). ``hard-3`` rather than ``hard-2``: its search scores
+#: a hand as the board is scored (a bag -9, not +1), and on the same boards it gains
+#: about 1 IMP a board on Normal where hard-2 gained 0.1 (docs/benchmarks.md, "hard-3").
+PAR_METHOD = ParMethod(level="hard", version="hard-3", plays=4)
 
 
 def play_seed(board_seed: str, index: int) -> int:
@@ -129,29 +139,18 @@ class Par:
         }
 
 
-def compute_par(
-    board: Board,
-    rules: Rules,
-    play: PlayDeal,
-    strategy_version: str,
-    method: ParMethod = PAR_METHOD,
-) -> Par:
-    """The par of ``board`` under ``rules``, played through ``play``.
-
-    ``strategy_version`` is the version of the level the caller's ``play`` runs; par
-    refuses to compute under another version than the method pins (it would not be the
-    par others recompute).
-    """
-    if strategy_version != method.version:
-        raise LeagueError(
-            "par_version_mismatch",
-            f"par is pinned to {method.version}; this code plays {strategy_version}.",
-        )
+def compute_par(board: Board, rules: Rules, play: PlayDeal, method: ParMethod = PAR_METHOD) -> Par:
+    """The par of ``board`` under ``rules``: ``method.plays`` plays of ``method.version``
+    through ``play``. Refused (``par_version_gone``) when ``play`` cannot play that
+    version: any other version's par would not be the one others recompute."""
     hands = board.hands
     seeds = tuple(play_seed(board.seed, index) for index in range(1, method.plays + 1))
     scores = []
     for seed in seeds:
-        played = play(rules, hands, board.dealer, method.level, seed)
+        try:
+            played = play(rules, hands, board.dealer, method.version, seed)
+        except ValueError as error:
+            raise LeagueError("par_version_gone", str(error)) from None
         scores.append(score_board(rules, played.bids, played.blind, played.tricks_won))
     return Par(board.number, method, seeds, tuple(scores))
 
@@ -163,17 +162,12 @@ class ParCheck:
     problem: str | None = None
 
 
-def verify_par(
-    board: Board,
-    rules: Rules,
-    play: PlayDeal,
-    strategy_version: str,
-    published: dict[str, Any],
-) -> ParCheck:
-    """Recompute a board's par and compare it with the published ``Par.as_dict``."""
+def verify_par(board: Board, rules: Rules, play: PlayDeal, published: dict[str, Any]) -> ParCheck:
+    """Recompute a board's par with the version it names and compare it with the
+    published ``Par.as_dict``."""
     try:
         method = ParMethod(**published["method"])
-        again = compute_par(board, rules, play, strategy_version, method).as_dict()
+        again = compute_par(board, rules, play, method).as_dict()
     except (LeagueError, KeyError, TypeError) as error:
         return ParCheck(board.number, False, f"cannot recompute: {error}")
     if again != published:

@@ -113,3 +113,44 @@ def test_every_bot_decision_of_a_finished_game_replays_from_its_metadata(
     assert replayed >= 52
     # Hard searched (and was cut short) on some of its cards, and those replayed too.
     assert searched > 0
+
+
+def test_the_bots_of_a_table_dealing_boards_play_the_board_revision(db: None) -> None:
+    # A duplicate table's hands are boards scored on their own: its Hard bots record
+    # hard-3 (the board's scoring in their search), and their moves replay from it.
+    creator = UserFactory()
+    seats = {name: {"kind": "bot", "level": level} for name, level in LEVELS.items()}
+    table_id = str(
+        create_table(
+            actor=creator,
+            rules={"preset": "standard", "hands": 2},
+            seats=seats,
+            deal_seed="b" * 64,
+            boards=2,
+        ).table_id
+    )
+    execute(StartGame(table_id), creator)
+    for _ in range(200):
+        with reading_state(table_id) as state:
+            assert state.deals_from_boards
+            if state.hand_is_over(1):
+                break
+            version = state.version
+        assert play_bot_turn(table_id, version).outcome == PLAYED
+    events = read_stream(table_stream_id(table_id))
+    state = TableState()
+    versions = {}
+    searched = 0
+    for event in events:
+        actor = event.metadata.get("actor", {})
+        if actor.get("kind") == "bot" and event.type in BOT_EVENTS:
+            versions[actor["level"]] = actor["strategy_version"]
+            if event.type == "CardPlayed" and actor["level"] == "hard":
+                seat = parse_seat(event.data["seat"])
+                assert state.hand is not None
+                view = seat_view(state.hand, seat, state.team_totals(), state.team_bags())
+                assert card_name(replay_decision(actor, view).card) == event.data["card"]
+                searched += "samples" in actor
+        state.apply(event.type, event.data)
+    assert versions == {"hard": "hard-3", "normal": "normal-2", "easy": "easy-2"}
+    assert searched > 0

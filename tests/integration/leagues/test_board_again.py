@@ -24,7 +24,9 @@ from games.models import Table
 from games.services.table_commands import PlaceBid, PlayCard, execute
 from games.services.table_state import reading_state
 from leagues.core.duplicate.board_scoring import score_board, would_rank
-from leagues.services.duplicate import compute_round_par, record_round
+from leagues.core.duplicate.par import ParMethod
+from leagues.services import duplicate as duplicate_service
+from leagues.services.duplicate import compute_round_par, record_round, verify_competition_par
 from leagues.services.streams import load
 from tests.factories import UserFactory
 from tests.integration.leagues import builders as lg
@@ -203,3 +205,23 @@ def test_a_par_play_is_played_again_from_the_revealed_seeds() -> None:
     assert replay["hands"][0]["trick_winners"] == body["result"]["trick_winners"]
     missing = Client().get(f"/api/competitions/{cid}/rounds/1/boards/1/par/2")
     assert missing.status_code == 404 and missing.json()["code"] == "unknown_par"
+
+
+def test_a_par_of_an_earlier_version_still_replays_and_verifies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A round whose par was computed while hard-1 was pinned: once par pins another
+    # version, the recorded plays are still re-played, and verified, by hard-1.
+    cid, _, _ = open_round()
+    monkeypatch.setattr(duplicate_service, "PAR_METHOD", ParMethod("hard", "hard-1", 1))
+    compute_round_par(cid, 1)
+    monkeypatch.undo()
+    assert duplicate_service.PAR_METHOD.version != "hard-1"
+    assert load(cid).duplicate[1].par_versions == {1: "hard-1", 2: "hard-1"}
+    reveal_round(cid)
+    answer = Client().get(f"/api/competitions/{cid}/rounds/1/boards/1/par/1")
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["bot_version"] == "hard-1"
+    recorded = load(cid).duplicate[1].pars[1]["plays"][0]
+    assert answer.json()["result"]["north_south"]["points"] == recorded["north_south"]
+    assert all(line["ok"] for line in verify_competition_par(cid))

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from bots.strategies.selfplay import play_level
+from bots.strategies.selfplay import play_version
 from eventstore.subscriptions import catch_up
 from leagues.core.competition_file import read_competition
 from leagues.core.duplicate.board_scoring import score_board, traveller
@@ -246,8 +246,7 @@ def test_an_organiser_corrects_one_board_and_everything_reads_it(
         check = verify_par(
             derive_board(board.seed, board.board),
             rules,
-            play_level,
-            board.par.bot_version,
+            play_version,
             board.par.published(board.board),
         )
         assert check.ok, check.problem

@@ -17,6 +17,7 @@ from benchmarks.duplicate import (
     boards_to_order,
     field_figures,
     hard_noise,
+    level_edge,
     luck_board,
     luck_report,
     parse_args,
@@ -137,9 +138,34 @@ def test_the_same_level_report_is_the_issue_s_variance_ratio_and_names_its_field
 
 
 def test_a_luck_board_is_played_at_every_table_and_repeats() -> None:
-    nets = luck_board(("t", 0, 2, 100))
+    nets = luck_board(("t", 0, 2, 100, 3))
     assert len(nets) == 2 and all(isinstance(net, int) for net in nets)
-    assert luck_board(("t", 0, 2, 100)) == nets
+    assert luck_board(("t", 0, 2, 100, 3)) == nets
+    assert same_level_report([nets, [0, 10]], 100, 2)["variance_ratio_field"]["version"] == (
+        "hard-2"
+    )
+
+
+def test_the_level_edge_compares_two_levels_in_the_same_seat_on_the_same_cards() -> None:
+    # Hard North-South nets 30 more than Normal in its seat, against every opponent;
+    # East-West, Hard concedes 10 less than Normal: edges of +30 (3 IMPs) and +10 (1 IMP).
+    nets = {}
+    for other in ("hard", "normal", "easy"):
+        nets[("hard", other)] = 50
+        nets[("normal", other)] = 20
+        nets[(other, "hard")] = -40
+        nets[(other, "normal")] = -30
+    nets[("hard", "hard")], nets[("hard", "normal")] = 50, 20  # both rules on these two
+    edge = level_edge([{"nets": nets}, {"nets": nets}], "hard", "normal")
+    assert edge["comparisons"] == 12
+    points = [nets[("hard", o)] - nets[("normal", o)] for o in ("hard", "normal", "easy")] + [
+        nets[(o, "normal")] - nets[(o, "hard")] for o in ("hard", "normal", "easy")
+    ]
+    assert edge["points_mean"] == round(sum(points) / 6, 2)
+    assert parse_args([]).hard_version == "hard-3"
+    assert parse_args(["--hard-version", "hard-2"]).hard_version == "hard-2"
+    with pytest.raises(SystemExit):
+        parse_args(["--hard-version", "hard-9"])
 
 
 def test_quick_is_small_and_each_size_still_overridable() -> None:

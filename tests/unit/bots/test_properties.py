@@ -18,6 +18,10 @@ from games.engine.rules import Rules
 from games.engine.view import seat_view
 from tests.unit.bots.positions import strategy
 
+SMALL_HARD_BOARD = HardStrategy(
+    playout_budget=600, min_samples=3, max_samples=6, time_limit_ms=60_000, revision=3
+)
+
 LEVELS = ("easy", "normal", "hard")
 TOTALS = ((0, 0), (0, 250), (320, 0), (120, 460), (-150, 90))
 
@@ -122,7 +126,8 @@ def test_hidden_cards_of_other_seats_never_change_a_decision(
     if state.phase == COMPLETE:
         return
     rng = random.Random(seed)
-    strategies: list[Strategy] = [strategy(level) for level in LEVELS]
+    # And hard-3, the board revision: its search reads the same seat's view only.
+    strategies: list[Strategy] = [strategy(level) for level in LEVELS] + [SMALL_HARD_BOARD]
     for seat in seats_to_decide(state):
         redealt = _with_hidden_cards_redealt(state, seat, rng)
         assert redealt.hands[seat] == state.hands[seat]

@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from bots.strategies.registry import exact_strategy
-from bots.strategies.selfplay import play_level
+from bots.strategies.registry import exact_strategy_of_version
+from bots.strategies.selfplay import play_version
 from games.engine.rules import PRESETS, Rules
 from leagues.core.duplicate.boards import derive_boards
 from leagues.core.duplicate.par import PAR_METHOD, ParMethod, compute_par, play_seed, verify_par
@@ -27,7 +27,7 @@ class Played:
     tricks_won: list[int] = field(default_factory=list)
 
 
-def scripted(rules: Rules, hands: Sequence[int], dealer: int, level: str, seed: int) -> Played:
+def scripted(rules: Rules, hands: Sequence[int], dealer: int, version: str, seed: int) -> Played:
     # North-South take 6 or 7 tricks on bids of 3 + 3; East-West bid 3 + 3 too.
     north = 3 + seed % 2
     return Played([3, 3, 3, 3], tricks_won=[north, 3, 3, 13 - north - 6])
@@ -35,7 +35,7 @@ def scripted(rules: Rules, hands: Sequence[int], dealer: int, level: str, seed: 
 
 def test_seeds_and_averages() -> None:
     method = ParMethod("normal", "normal-1", 4)
-    par = compute_par(BOARD, STANDARD, scripted, "normal-1", method)
+    par = compute_par(BOARD, STANDARD, scripted, method)
     assert par.seeds == tuple(
         int.from_bytes(hashlib.sha256(f"spades-par|{BOARD.seed}|{i}".encode()).digest()[:8], "big")
         for i in (1, 2, 3, 4)
@@ -49,28 +49,54 @@ def test_seeds_and_averages() -> None:
     assert all(isinstance(p["seed"], str) for p in document["plays"])
 
 
-def test_par_refuses_another_version_than_pinned() -> None:
+def test_par_asks_for_the_pinned_version_and_refuses_one_not_kept() -> None:
+    asked: list[str] = []
+
+    def recording(
+        rules: Rules, hands: Sequence[int], dealer: int, version: str, seed: int
+    ) -> Played:
+        asked.append(version)
+        return scripted(rules, hands, dealer, version, seed)
+
+    compute_par(BOARD, STANDARD, recording)
+    assert set(asked) == {PAR_METHOD.version}
+    assert exact_strategy_of_version(PAR_METHOD.version) is not None
     with pytest.raises(LeagueError) as refused:
-        compute_par(BOARD, STANDARD, scripted, "hard-1")
-    assert refused.value.code == "par_version_mismatch"
-    assert PAR_METHOD.version == exact_strategy(PAR_METHOD.level).version
+        compute_par(BOARD, STANDARD, play_version, ParMethod("hard", "hard-99", 1))
+    assert refused.value.code == "par_version_gone"
+    published = compute_par(BOARD, STANDARD, scripted, ParMethod("hard", "hard-99", 1)).as_dict()
+    assert not verify_par(BOARD, STANDARD, play_version, published).ok
 
 
 def test_real_bots_recompute_the_same_par_and_a_changed_one_fails() -> None:
-    method = ParMethod("normal", exact_strategy("normal").version, 2)
-    par = compute_par(BOARD, STANDARD, play_level, method.version, method)
+    method = ParMethod("normal", "normal-2", 2)
+    par = compute_par(BOARD, STANDARD, play_version, method)
     published = par.as_dict()
-    assert verify_par(BOARD, STANDARD, play_level, method.version, published).ok
+    assert verify_par(BOARD, STANDARD, play_version, published).ok
     published["north_south_total"] += 1
-    assert not verify_par(BOARD, STANDARD, play_level, method.version, published).ok
+    assert not verify_par(BOARD, STANDARD, play_version, published).ok
+
+
+def test_a_par_recorded_under_an_earlier_version_is_recomputed_by_that_version() -> None:
+    # hard-2's par stays verifiable whatever version par pins now: verify_par plays the
+    # version the published par names.
+    method = ParMethod("hard", "hard-2", 1)
+    published = compute_par(BOARD, STANDARD, play_version, method).as_dict()
+    assert published["method"]["version"] == "hard-2"
+    assert verify_par(BOARD, STANDARD, play_version, published).ok
 
 
 def test_hard_par_play_is_exact() -> None:
     # Hard without its clock guard: the same seed gives the same play on any machine.
     seed = play_seed(BOARD.seed, 1)
-    first = play_level(STANDARD, BOARD.hands, BOARD.dealer, "hard", seed)
-    again = play_level(STANDARD, BOARD.hands, BOARD.dealer, "hard", seed)
+    first = play_version(STANDARD, BOARD.hands, BOARD.dealer, PAR_METHOD.version, seed)
+    again = play_version(STANDARD, BOARD.hands, BOARD.dealer, PAR_METHOD.version, seed)
     assert first.plays == again.plays and first.bids == again.bids
+
+
+def test_a_method_names_a_version_of_its_level() -> None:
+    with pytest.raises(LeagueError):
+        ParMethod("hard", "normal-2", 1)
 
 
 def test_plays_are_bounded() -> None:

@@ -14,13 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from bots.strategies.registry import exact_strategy
-from bots.strategies.selfplay import play_level
+from bots.strategies.selfplay import play_version
 from filetools import NAMES
 from filetools.cli import TOOLS
 from leagues.core.competition_file import competition_document, read_competition
 from leagues.core.duplicate.boards import derive_board
-from leagues.core.duplicate.par import BoardPar, ParMethod, compute_par
+from leagues.core.duplicate.par import PAR_METHOD, BoardPar, ParMethod, compute_par
 from tests.unit.engine.test_replay_command import one_hand_record
 from tests.unit.leagues.test_competition_file import GOOD
 from tests.unit.leagues.test_duplicate_stage_file import played
@@ -37,14 +36,13 @@ def with_par() -> dict[str, object]:
     this code's Hard (what the platform exports)."""
     competition = read_competition(json.dumps(played(random.Random(7), 4, 1, 1)))
     assert competition.duplicate is not None
-    version = exact_strategy("hard").version
+    version = PAR_METHOD.version
     document = competition_document(competition)
     board = document["rounds"][0]["boards"][0]
     par = compute_par(
         derive_board(board["seed"], 1),
         competition.duplicate.settings.rules,
-        play_level,
-        version,
+        play_version,
         ParMethod("hard", version, 1),
     )
     board["par"] = BoardPar.from_published(par.as_dict(), version).as_dict()

@@ -181,4 +181,4 @@ def test_the_par_tool_refuses_in_one_line_what_it_cannot_replay(tmp_path: Path) 
     par = document["rounds"][0]["boards"][0]["par"]
     par["method"]["version"] = par["bot_version"] = "hard-9"
     message = refused(document)
-    assert "round 1 board 1: played by hard-9, which this code does not play" in message
+    assert "round 1 board 1: played by hard-9, which this code does not keep" in message

@@ -350,7 +350,9 @@ async def run_ramp(
             await load.add(new)
         elif tables < active:
             log(f"parking {active - tables} table(s) of {active}")
+            parking = time.perf_counter()
             await load.park_down_to(tables)
+            log(f"parked in {time.perf_counter() - parking:.1f} s")
         await asyncio.sleep(args.warmup)
         # The receipt times are the measurement: no full collection of this process may
         # delay them (it only appends samples meanwhile; collected after the step).
@@ -465,7 +467,12 @@ def platform_lost_and_duplicated(tables: Sequence[SpadesTable]) -> tuple[int, in
                 expected = [version for version in expected if version <= ceiling]
             counted = account(expected, watcher.log.events)
             if counted.lost and len(examples) < 5:
-                examples.append(f"{table.key} seat {watcher.seat}: {counted.lost} lost")
+                missing = sorted(set(expected) - set(watcher.log.events))
+                examples.append(
+                    f"{table.key} seat {watcher.seat}: {counted.lost} lost "
+                    f"(versions {missing[0]}..{missing[-1]}; the socket started at "
+                    f"{watcher.log.start}, reached {watcher.log.version}, accounted to {ceiling})"
+                )
             lost += counted.lost
             duplicated += counted.duplicated
     connections.close_all()

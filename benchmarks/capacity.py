@@ -352,7 +352,7 @@ async def run_ramp(
             log(f"parking {active - tables} table(s) of {active}")
             parking = time.perf_counter()
             await load.park_down_to(tables)
-            log(f"parked in {time.perf_counter() - parking:.1f} s")
+            log(f"parked in {time.perf_counter() - parking:.2f} s")
         await asyncio.sleep(args.warmup)
         # The receipt times are the measurement: no full collection of this process may
         # delay them (it only appends samples meanwhile; collected after the step).

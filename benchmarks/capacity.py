@@ -350,7 +350,9 @@ async def run_ramp(
             await load.add(new)
         elif tables < active:
             log(f"parking {active - tables} table(s) of {active}")
+            parking = time.perf_counter()
             await load.park_down_to(tables)
+            log(f"parked in {time.perf_counter() - parking:.2f} s")
         await asyncio.sleep(args.warmup)
         # The receipt times are the measurement: no full collection of this process may
         # delay them (it only appends samples meanwhile; collected after the step).
@@ -440,9 +442,8 @@ def create_tables(count: int, label: str) -> list[Seating]:
 
 def platform_lost_and_duplicated(tables: Sequence[SpadesTable]) -> tuple[int, int, list[str]]:
     """Every socket's events against ``events_for_viewer`` for its viewer after the
-    version it connected at: all of the table's stream for a table still playing at the
-    end, up to the highest version any of its sockets reached for a parked one (its
-    sockets closed while it played)."""
+    version it connected at, up to the table's ``accounted_until`` (what was committed
+    before its sockets closed)."""
     from django.contrib.auth import get_user_model
     from django.db import connections
 
@@ -454,7 +455,7 @@ def platform_lost_and_duplicated(tables: Sequence[SpadesTable]) -> tuple[int, in
     lost = duplicated = 0
     examples: list[str] = []
     for table in tables:
-        ceiling = max((log.version or 0) for log in table.logs)
+        ceiling = accounted_until(table)
         for watcher in table.watchers:
             viewer = users[table.user_ids[watcher.seat]] if watcher.seat is not None else None
             after = watcher.log.start or 0
@@ -462,23 +463,42 @@ def platform_lost_and_duplicated(tables: Sequence[SpadesTable]) -> tuple[int, in
                 int(event["version"])
                 for event in events_for_viewer(table.key, viewer, after_version=after)
             ]
-            if table.parked:
+            if ceiling is not None:
                 expected = [version for version in expected if version <= ceiling]
             counted = account(expected, watcher.log.events)
             if counted.lost and len(examples) < 5:
-                examples.append(f"{table.key} seat {watcher.seat}: {counted.lost} lost")
+                missing = sorted(set(expected) - set(watcher.log.events))
+                examples.append(
+                    f"{table.key} seat {watcher.seat}: {counted.lost} lost "
+                    f"(versions {missing[0]}..{missing[-1]}; the socket started at "
+                    f"{watcher.log.start}, reached {watcher.log.version}, accounted to {ceiling})"
+                )
             lost += counted.lost
             duplicated += counted.duplicated
     connections.close_all()
     return lost, duplicated, examples
 
 
+def accounted_until(table: Table) -> int | None:
+    """The last version each socket of ``table`` must have received: the one parking
+    waited for (``Table.park``: moves in flight answered, then every socket given time
+    to reach it, then all closed together), None (the whole stream) for a table never
+    parked. Not the highest version any one socket reached: a commit landing while the
+    sockets closed one after another reached only those still open."""
+    if not table.parked:
+        return None
+    if table.final_version is None:  # parking did not get that far
+        return max((log.version or 0) for log in table.logs)
+    return table.final_version
+
+
 def relay_lost_and_duplicated(tables: Sequence[Table]) -> tuple[int, int]:
-    """Every relay socket got every version from 1 to the highest any socket of its
-    table reached (the relay keeps no stream to compare with)."""
+    """Every relay socket got every version from 1 to the one its table was parked at
+    (the relay keeps no stream to compare with)."""
     lost = duplicated = 0
     for table in tables:
-        ceiling = max((log.version or 0) for log in table.logs)
+        until = accounted_until(table)
+        ceiling = until if until is not None else max((log.version or 0) for log in table.logs)
         for log in table.logs:
             counted = account(range(1, ceiling + 1), log.events)
             lost += counted.lost

@@ -35,6 +35,9 @@ from benchmarks.deliveries import SocketLog, fanout_latency
 from benchmarks.ramp import StepOutcome
 
 SEATS = ("north", "east", "south", "west")
+#: How long parking a table may wait for its moves in flight to be answered and for its
+#: sockets to receive the table's last version (a busy box lags by seconds, not more).
+PARK_SETTLE_SECONDS = 30.0
 
 
 # ---------------------------------------------------------------- HTTP/1.1, keep-alive
@@ -147,6 +150,13 @@ class Watcher:
         self.ready = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.closing = False
+        #: The version its log had reached when the load generator closed it.
+        self.closed_at_version: int | None = None
+
+    @property
+    def gone(self) -> bool:
+        """Whether it can receive nothing more (closed, or its connection ended)."""
+        return self.task is None or self.task.done()
 
     def start(self) -> None:
         self.task = asyncio.ensure_future(self.run())
@@ -184,6 +194,7 @@ class Watcher:
                     else:
                         load.error(f"socket message {str(message)[:200]}")
                         continue
+                    self.table.progressed()
                     if self.seat is not None:
                         self.table.seen(self.seat, message)
         except Exception as exc:
@@ -191,11 +202,14 @@ class Watcher:
                 load.error(f"socket {self.url}: {type(exc).__name__}: {exc}")
         finally:
             self.ready.set()
+            self.table.progressed()
             if not self.closing and not load.stopping:
                 load.error(f"socket {self.url} closed")
 
     async def close(self) -> None:
         self.closing = True
+        if self.closed_at_version is None:
+            self.closed_at_version = self.log.version
         if self.connection is not None:
             with contextlib.suppress(Exception):
                 await self.connection.close()
@@ -218,6 +232,15 @@ class Table:
         self.parked = False
         self.acted_at = [-1] * 4
         self.pending: asyncio.TimerHandle | None = None
+        #: Its moves sent and not yet answered.
+        self.inflight = 0
+        #: The highest version a move's answer reported.
+        self.committed = 0
+        #: Set whenever a socket receives a message or a move is answered (parking waits
+        #: on it).
+        self.progress = asyncio.Event()
+        #: The version every socket was waited for when parked (the accounting's end).
+        self.final_version: int | None = None
 
     def socket_url(self, seat: int | None) -> str:
         raise NotImplementedError
@@ -254,10 +277,21 @@ class Table:
             delay, lambda: self.load.spawn(self.send(act))
         )
 
+    def progressed(self) -> None:
+        self.progress.set()
+
     async def send(self, act: Any) -> None:
-        load = self.load
-        if load.paused or self.parked:
+        if self.load.paused or self.parked:
             return
+        self.inflight += 1
+        try:
+            await self._send(act)
+        finally:
+            self.inflight -= 1
+            self.progressed()
+
+    async def _send(self, act: Any) -> None:
+        load = self.load
         path, body, headers = act
         move = Move(self, time.perf_counter())
         load.moves.append(move)
@@ -278,17 +312,57 @@ class Table:
             load.error(f"POST {path}: {status} {payload[:200]!r}")
             return
         move.version = self.answered_version(payload)
+        self.committed = max(self.committed, move.version)
 
     def answered_version(self, payload: bytes) -> int:
         return int(orjson.loads(payload)["version"])
 
-    async def park(self) -> None:
-        """Stop playing and close the sockets (a step that needs fewer tables)."""
+    @property
+    def last_version(self) -> int:
+        """The highest version a move's answer or any of its sockets reported."""
+        return max(self.committed, *((log.version or 0) for log in self.logs), 0)
+
+    async def until(self, condition: Any, deadline: float) -> bool:
+        """Wait until ``condition()`` holds (re-checked at each socket message and move
+        answer) or ``deadline`` (perf_counter) passes; whether it holds."""
+        while not condition():
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                return False
+            self.progress.clear()
+            try:
+                await asyncio.wait_for(self.progress.wait(), remaining)
+            except TimeoutError:
+                return bool(condition())
+        return True
+
+    async def park(self, settle_seconds: float = PARK_SETTLE_SECONDS) -> None:
+        """Stop playing and close the sockets (a step that needs fewer tables).
+
+        A move sent before parking may commit after it: the players stop, the moves in
+        flight are answered, then every socket is given (bounded) until it has the
+        table's last version, and only then are they closed, together. That version is
+        ``final_version``, what each socket is accounted for up to: closing the sockets
+        one by one while a commit was still on its way counted the first ones closed as
+        having lost events they never could receive (docs/benchmarks.md, Capacity)."""
         self.parked = True
         if self.pending is not None:
             self.pending.cancel()
-        for watcher in self.watchers:
-            await watcher.close()
+        deadline = time.perf_counter() + settle_seconds
+        if not await self.until(lambda: self.inflight == 0, deadline):
+            self.load.error(f"table {self.key}: {self.inflight} move(s) unanswered when parked")
+        final = self.final_version = self.last_version
+        if not await self.until(
+            lambda: all(
+                watcher.gone or (watcher.log.version or 0) >= final for watcher in self.watchers
+            ),
+            deadline,
+        ):
+            behind = sum((watcher.log.version or 0) < final for watcher in self.watchers)
+            self.load.error(
+                f"table {self.key}: {behind} socket(s) short of version {final} when parked"
+            )
+        await asyncio.gather(*(watcher.close() for watcher in self.watchers))
         await self.http.close()
 
 

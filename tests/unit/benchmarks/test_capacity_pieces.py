@@ -5,10 +5,13 @@ Nothing here is timed: the figures are computed from receipts the tests write.""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from benchmarks.capacity import accounted_until
 from benchmarks.deliveries import SocketLog, account, fanout_latency
 from benchmarks.loadgen import HttpError, Load, Move, Table, Watcher, parse_head
 from benchmarks.percentiles import nearest_rank, percentiles
@@ -246,6 +249,101 @@ def test_a_parked_tables_undelivered_moves_are_not_counted() -> None:
     table.parked = True
     figures = load.figures(start, load.window(), tables=0)
     assert figures.outcome.undelivered == 0
+
+
+# ---------------------------------------------------------------- parking a table
+
+
+class OpenWatcher(Watcher):
+    """A watcher whose socket stays open until closed (no network: the test writes its
+    receipts)."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(table, "ws://unused", None)
+        self.stopped = asyncio.Event()
+        self.task = asyncio.ensure_future(self.stopped.wait())  # type: ignore[arg-type]
+
+    def receive(self, after: int, version: int, events: list[int]) -> None:
+        self.log.record(after, version, events, at=1.0)
+        self.table.progressed()
+
+    async def close(self) -> None:
+        self.stopped.set()
+        await super().close()
+
+
+def open_table(load: Load, sockets: int) -> tuple[Table, list[OpenWatcher]]:
+    table = Table(load, "t", 1)
+    watchers = [OpenWatcher(table) for _ in range(sockets)]
+    table.watchers = list(watchers)
+    for watcher in watchers:
+        watcher.log.record(None, 3, (), at=0.0)
+    load.tables.append(table)
+    return table, watchers
+
+
+async def yield_to_the_loop() -> None:
+    """Let the parking task run up to its next wait (no time passes)."""
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+def test_parking_waits_for_the_move_in_flight_and_every_socket_before_closing() -> None:
+    async def scenario() -> tuple[Table, list[OpenWatcher]]:
+        load = Load(think_seconds=2.0, seed=1)
+        table, watchers = open_table(load, 3)
+        table.inflight = 1  # a move sent before parking, not yet answered
+        parking = asyncio.ensure_future(table.park(settle_seconds=600))
+        await yield_to_the_loop()
+        assert not any(watcher.stopped.is_set() for watcher in watchers)
+        # Its commit reaches two sockets, then the answer comes...
+        watchers[0].receive(3, 5, [4, 5])
+        watchers[1].receive(3, 5, [4, 5])
+        table.committed, table.inflight = 5, 0
+        table.progressed()
+        await yield_to_the_loop()
+        # ... and the third socket is still waited for.
+        assert not any(watcher.stopped.is_set() for watcher in watchers)
+        watchers[2].receive(3, 5, [4, 5])
+        await parking
+        assert load.errors == []
+        return table, watchers
+
+    table, watchers = asyncio.run(scenario())
+    assert table.final_version == 5
+    assert [watcher.closed_at_version for watcher in watchers] == [5, 5, 5]
+    assert accounted_until(table) == 5
+    for watcher in watchers:
+        assert account([4, 5], watcher.log.events).lost == 0
+
+
+def test_a_socket_short_of_the_last_version_when_parked_is_an_error_and_counted_lost() -> None:
+    async def scenario() -> tuple[Load, Table, list[OpenWatcher]]:
+        load = Load(think_seconds=2.0, seed=1)
+        table, watchers = open_table(load, 2)
+        table.committed = 4  # answered, but one socket never got it
+        watchers[0].receive(3, 4, [4])
+        await table.park(settle_seconds=0)
+        return load, table, watchers
+
+    load, table, watchers = asyncio.run(scenario())
+    assert [text for _, text in load.errors] == [
+        "table t: 1 socket(s) short of version 4 when parked"
+    ]
+    assert accounted_until(table) == 4
+    assert account([4], watchers[1].log.events).lost == 1
+
+
+def test_a_commit_after_parking_is_not_expected_of_any_socket() -> None:
+    # A socket that happened to receive a later commit (say a turn timer's) before the
+    # sockets closed does not make the others owe it.
+    load = Load(think_seconds=2.0, seed=1)
+    table = table_with_logs(load, 2)
+    table.watchers[0].log.record(0, 6, [5, 6], at=1.0)
+    table.watchers[1].log.record(0, 5, [5], at=1.0)
+    assert accounted_until(table) is None  # still playing: the whole stream
+    table.parked, table.final_version = True, 5
+    assert accounted_until(table) == 5
 
 
 def test_think_times_are_drawn_around_the_given_time() -> None:

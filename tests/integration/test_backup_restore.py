@@ -36,6 +36,7 @@ from eventstore.records import NewEvent
 from eventstore.subscriptions import catch_up, registered_projections
 from leagues.models import (
     OfficialStandings,
+    PendingBoardResult,
     PendingTableResult,
     PlayerRating,
     RatedResult,
@@ -70,6 +71,7 @@ PROJECTION_MODELS: dict[str, tuple[type[Model], ...]] = {
     "league_match_results": (PendingTableResult,),
     "league_rating_pools": (RatedResult, PlayerRating, RatingChange),
     "league_duplicate_skill": (SkillRating, SkillChange),
+    "league_board_ends": (PendingBoardResult,),
 }
 # When a row was written, not what it holds: a rebuild writes it again, later.
 WRITE_TIMES = {"updated_at"}

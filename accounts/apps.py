@@ -9,7 +9,8 @@ class AccountsConfig(AppConfig):
     verbose_name = "Player accounts"
 
     def ready(self) -> None:
-        # Imported here: the token model's module needs the app registry ready.
+        # Imported here: the token model's module, and accounts.token_cache which imports
+        # it, need the app registry ready (AppConfig.ready is Django's place for this).
         from rest_framework.authtoken.models import Token
 
         from accounts.token_cache import token_deleted, user_changed

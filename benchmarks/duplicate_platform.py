@@ -59,6 +59,7 @@ from typing import Any
 from benchmarks.capacity import platform_env, platform_processes, running
 from benchmarks.percentiles import percentiles
 from benchmarks.store import scratch_database, setup_django
+from leagues.domain.events import competition_stream_id
 from leagues.domain.settings import DEFAULT_PAR_PLAYS
 
 # Django's models are imported inside the functions that use them: they need Django set
@@ -241,6 +242,7 @@ class TravellerPoll:
 
 
 def _stream_ids(cid: str, number: int) -> list[str]:
+    # Imported here: models load only after setup_django(), which main calls first.
     from leagues.models import CompetitionTable
 
     return [
@@ -281,8 +283,6 @@ def _round_times(cid: str, number: int, kind: str) -> list[float]:
     """When each of the competition's events of this type for round ``number`` was
     recorded."""
     from django.db import connection
-
-    from leagues.domain.events import competition_stream_id
 
     with connection.cursor() as cursor:
         cursor.execute(
@@ -331,8 +331,6 @@ def _board_revealed_times(cid: str, number: int) -> dict[int, float]:
     """When each board of round ``number`` was revealed: alone (``BoardRevealed``) or,
     for a board the round's end got to first, with the round (``BoardsRevealed``)."""
     from django.db import connection
-
-    from leagues.domain.events import competition_stream_id
 
     found: dict[int, float] = {}
     with connection.cursor() as cursor:
@@ -471,6 +469,7 @@ def selector_read(cid: str, number: int, board: int, repeat: int = 3) -> dict[st
     competition's stream read and folded, the board's lines scored) in this process,
     after the run: wall-clock and process CPU ms, each the best of ``repeat``. The CPU
     time is what the machine's load does not inflate."""
+    # Imported here: the selector imports models, loadable only after setup_django().
     from leagues.selectors.duplicate import board_traveller
 
     walls, cpus = [], []
